@@ -1,0 +1,46 @@
+package org.bftws.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One replicated service: its group endpoint, the nodes behind it and how they order and execute.
+ *
+ * @param service       the Axis2 service name the group replicates (e.g. "EchoService")
+ * @param endpoint      the group endpoint clients address; it never resolves to a host, MulticastSender maps it
+ * @param f             number of Byzantine faults tolerated
+ * @param configuration I, II or III
+ * @param bftEnabled    false switches the group to plain WS-RM (paper 3.3.1: no recompilation, no redeployment)
+ * @param security      message authentication
+ * @param protocol      ordering, WS-RM and client tunables
+ * @param nodes         agreement nodes (3f+1, ids 0..3f) followed by execution nodes of Configuration III (2f+1)
+ * @param dataDirectory where a node keeps its log, checkpoints and last-reply table; null keeps them in memory
+ */
+public record GroupConfig(String service, URI endpoint, int f, Configuration configuration, boolean bftEnabled,
+                          SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory) {
+
+    public GroupConfig {
+        nodes = List.copyOf(nodes);
+    }
+
+    /** Nodes that take part in ordering, indexed by their id. */
+    public List<NodeConfig> agreementNodes() {
+        return nodes.stream().filter(n -> n.role().orders()).toList();
+    }
+
+    /** Nodes that execute the service and answer clients. */
+    public List<NodeConfig> executionNodes() {
+        return nodes.stream().filter(n -> n.role().executes()).toList();
+    }
+
+    /** A group of one node, or with BFT switched off, gets plain WS-RM from the module. */
+    public boolean wsrmOnly() {
+        return !bftEnabled || nodes.size() == 1;
+    }
+
+    public NodeConfig node(String name) {
+        return nodes.stream().filter(n -> n.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node named '" + name + "' in group " + service));
+    }
+}

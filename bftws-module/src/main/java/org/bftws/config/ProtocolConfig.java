@@ -1,0 +1,28 @@
+package org.bftws.config;
+
+import java.time.Duration;
+
+/**
+ * Tunables of ordering, reliable messaging and the client, with the defaults an operator gets when replicas.xml is
+ * silent.
+ *
+ * @param checkpointInterval      K: a checkpoint after every K executed sequence numbers
+ * @param watermarkWindow         L: sequence numbers accepted lie in (stable checkpoint, stable checkpoint + L]
+ * @param batchMaxSize            a batch closes when it holds this many requests ...
+ * @param batchMaxDelay           ... or when its first request has waited this long
+ * @param maxBatchesInFlight      the primary proposes no more batches while this many are not yet committed
+ * @param viewChangeTimeout       how long a backup waits for a pending request before it suspects the primary;
+ *                                doubles with every consecutive view change
+ * @param retransmissionInterval  WS-RM: first retransmission after this long, then exponential backoff
+ * @param maxRetransmissions      WS-RM: give up on a destination after this many retransmissions
+ * @param clientTimeout           how long a client waits for f+1 matching replies before it retransmits to all
+ */
+public record ProtocolConfig(int checkpointInterval, int watermarkWindow, int batchMaxSize, Duration batchMaxDelay,
+                             int maxBatchesInFlight, Duration viewChangeTimeout, Duration retransmissionInterval,
+                             int maxRetransmissions, Duration clientTimeout) {
+
+    public static ProtocolConfig defaults() {
+        return new ProtocolConfig(128, 256, 64, Duration.ofMillis(2), 1, Duration.ofSeconds(1),
+                Duration.ofMillis(500), 8, Duration.ofSeconds(3));
+    }
+}
