@@ -1,0 +1,169 @@
+package org.bftws.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Turns committed batches into executions, exactly once and in order within every client's sequence, keeps the
+ * last-reply table, and assembles checkpoints. Shared by replicas that execute and by execution nodes.
+ *
+ * <p>One batch at a time: the next {@link Output.Execute} goes out only after the previous one's results (and a due
+ * checkpoint's state) came back, so the last-reply table is exactly as of the checkpoint's sequence number and the
+ * duplicate decisions for a batch see every earlier result.
+ */
+final class ExecutionStage {
+
+    private record Ready(long seq, int view, List<Request> requests) {
+    }
+
+    private final int id;
+    private final ReplicaOptions options;
+    private final Outbox out;
+    private ReplyTable replies = new ReplyTable();
+    /** Last sequence number whose results were reported. */
+    private long lastExecuted;
+    /** Last sequence number accepted for execution. */
+    private long lastQueued;
+    private final ArrayDeque<Ready> queue = new ArrayDeque<>();
+    private Ready running;
+    private long checkpointDue = -1;
+    /** Encoded checkpointed states this node took or installed, at or above the stable checkpoint. */
+    private final TreeMap<Long, byte[]> states = new TreeMap<>();
+    private CheckpointState installing;
+    private byte[] installingEncoded;
+
+    ExecutionStage(int id, ReplicaOptions options, Outbox out) {
+        this.id = id;
+        this.options = options;
+        this.out = out;
+    }
+
+    long lastExecuted() {
+        return lastExecuted;
+    }
+
+    long lastQueued() {
+        return lastQueued;
+    }
+
+    boolean installing() {
+        return installing != null;
+    }
+
+    /** Accepts committed batch {@code seq} (the next one) for execution. */
+    void execute(long seq, int view, List<Request> batch) {
+        if (seq != lastQueued + 1 || installing != null) {
+            throw new IllegalStateException("execution must be in order: queued up to " + lastQueued + ", got " + seq);
+        }
+        lastQueued = seq;
+        queue.add(new Ready(seq, view, batch));
+        pump();
+    }
+
+    private void pump() {
+        while (running == null && checkpointDue < 0 && installing == null && !queue.isEmpty()) {
+            Ready r = queue.poll();
+            List<Request> effective = new ArrayList<>(r.requests().size());
+            for (Request req : r.requests()) {
+                switch (replies.verdict(req.id())) {
+                    case EXECUTE -> {
+                        replies.executing(req.id());
+                        effective.add(req);
+                    }
+                    case DUPLICATE -> answerFromCache(req.id(), r.view());
+                    case OUT_OF_ORDER -> out.drop(req.id(), "ordered before its predecessor in its client's sequence; left for later");
+                }
+            }
+            running = new Ready(r.seq(), r.view(), effective);
+            out.add(new Output.Execute(r.seq(), r.view(), effective));
+        }
+    }
+
+    void executed(long seq, List<byte[]> results) {
+        if (running == null || running.seq() != seq || running.requests().size() != results.size()) {
+            out.drop("results for " + seq, "no execution of that size is running");
+            return;
+        }
+        Ready r = running;
+        running = null;
+        for (int i = 0; i < results.size(); i++) {
+            RequestId rid = r.requests().get(i).id();
+            replies.executed(rid, results.get(i));
+            out.toClient(rid.client(), new Reply(rid, r.view(), results.get(i), id));
+        }
+        if (installing != null) {
+            return;
+        }
+        lastExecuted = seq;
+        if (seq % options.checkpointInterval() == 0) {
+            checkpointDue = seq;
+            out.add(new Output.TakeCheckpoint(seq));
+        }
+        pump();
+    }
+
+    /** A client's request that is already executed: true when it is a duplicate (and its cached reply was sent). */
+    boolean answerDuplicate(Request r, int view) {
+        if (replies.verdict(r.id()) != ReplyTable.Verdict.DUPLICATE) {
+            return false;
+        }
+        answerFromCache(r.id(), view);
+        return true;
+    }
+
+    private void answerFromCache(RequestId rid, int view) {
+        Optional<byte[]> cached = replies.cachedReply(rid);
+        cached.ifPresent(reply -> out.toClient(rid.client(), new Reply(rid, view, reply, id)));
+    }
+
+    /** The adapter's get_state result: returns this node's checkpoint message for it, or empty if unexpected. */
+    Optional<Checkpoint> checkpointTaken(long seq, byte[] applicationState) {
+        if (checkpointDue != seq) {
+            out.drop("checkpoint state for " + seq, "no checkpoint of that sequence number is due");
+            return Optional.empty();
+        }
+        checkpointDue = -1;
+        byte[] encoded = new CheckpointState(seq, applicationState, replies.copy()).encode();
+        states.put(seq, encoded);
+        pump();
+        return Optional.of(new Checkpoint(seq, Digest.of(encoded), id));
+    }
+
+    /** The encoded state at {@code seq}, if this node has it (to answer a fetch). */
+    byte[] encodedState(long seq) {
+        return states.get(seq);
+    }
+
+    /** Starts installing a verified stable checkpoint; batches waiting for execution are covered by it. */
+    void install(CheckpointState state, byte[] encoded) {
+        installing = state;
+        installingEncoded = encoded;
+        queue.clear();
+        out.add(new Output.InstallState(state.seq(), state.applicationState()));
+    }
+
+    /** set_state finished: the node now stands at the installed checkpoint. Returns its reply table, or null. */
+    ReplyTable installed(long seq) {
+        if (installing == null || installing.seq() != seq) {
+            out.drop("state installed at " + seq, "no installation of that sequence number is running");
+            return null;
+        }
+        replies = installing.replies().copy();
+        lastExecuted = seq;
+        lastQueued = seq;
+        running = null;
+        checkpointDue = -1;
+        states.put(seq, installingEncoded);
+        installing = null;
+        installingEncoded = null;
+        return replies;
+    }
+
+    /** Forgets states older than the stable checkpoint. */
+    void collectGarbage(long stableSeq) {
+        states.headMap(stableSeq, false).clear();
+    }
+}

@@ -1,0 +1,42 @@
+package org.bftws.core;
+
+import java.util.List;
+
+/**
+ * One node of a replication group as a deterministic state machine: every input returns the outputs it causes, and
+ * the same inputs in the same order always give the same outputs. Not thread-safe: the adapter serialises calls.
+ */
+public interface Node {
+
+    /** A client's request, authenticated as coming from {@code request.id().client()}. */
+    List<Output> onRequest(Request request);
+
+    /** A message authenticated as sent (or signed) by {@code message.sender()}. */
+    List<Output> onMessage(Message message);
+
+    /** One tick of the node's clock; every timer in {@link ReplicaOptions} counts these. */
+    List<Output> onTick();
+
+    /** The results of an {@link Output.Execute}, one per request, in its order. */
+    List<Output> onExecuted(long seq, List<byte[]> results);
+
+    /** The application state {@code get_state} returned for a {@link Output.TakeCheckpoint}. */
+    List<Output> onCheckpointState(long seq, byte[] applicationState);
+
+    /** {@code set_state} finished for an {@link Output.InstallState}. */
+    List<Output> onStateInstalled(long seq);
+
+    int id();
+
+    int view();
+
+    /** The last sequence number this node executed (agreement-only nodes: committed in order). */
+    long lastExecuted();
+
+    long stableCheckpoint();
+
+    /** Creates the node that {@code membership} gives {@code id}: an agreement replica or an execution node. */
+    static Node create(int id, Membership membership, ReplicaOptions options) {
+        return membership.role(id).orders() ? new Replica(id, membership, options) : new ExecutionNode(id, membership, options);
+    }
+}

@@ -1,0 +1,76 @@
+package org.bftws.core;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** The slots between the stable checkpoint and the high watermark. */
+final class OrderingLog {
+
+    private final TreeMap<Long, Slot> slots = new TreeMap<>();
+
+    Slot slot(long seq) {
+        return slots.computeIfAbsent(seq, Slot::new);
+    }
+
+    Slot get(long seq) {
+        return slots.get(seq);
+    }
+
+    Collection<Slot> above(long seq) {
+        return slots.tailMap(seq, false).values();
+    }
+
+    Collection<Slot> range(long afterSeq, long toSeq) {
+        return afterSeq >= toSeq ? java.util.List.of() : slots.subMap(afterSeq, false, toSeq, true).values();
+    }
+
+    /** Garbage collection below a stable checkpoint: those slots are settled and covered by its proof. */
+    void discardUpTo(long seq) {
+        slots.headMap(seq, true).clear();
+    }
+
+    /** A new view re-proposes up to {@code seq}; slots above that did not commit start from nothing. */
+    void discardUncommittedAbove(long seq) {
+        slots.tailMap(seq, false).values().removeIf(s -> !s.committed);
+    }
+
+    /** The prepared certificates a view-change carries: the highest-view one for each slot above the checkpoint. */
+    List<PreparedCertificate> certificatesAbove(long stableSeq) {
+        List<PreparedCertificate> certs = new ArrayList<>();
+        for (Slot s : above(stableSeq)) {
+            if (s.certificate != null) {
+                certs.add(s.certificate);
+            }
+        }
+        return certs;
+    }
+
+    /** Digests of every request a live slot names: their bodies must stay. */
+    Set<Digest> namedRequests() {
+        Set<Digest> named = new HashSet<>();
+        for (Slot s : slots.values()) {
+            if (s.prePrepare != null) {
+                s.prePrepare.batch().requests().forEach(r -> named.add(r.digest()));
+            }
+            if (s.committedBatch != null) {
+                s.committedBatch.requests().forEach(r -> named.add(r.digest()));
+            }
+            if (s.certificate != null) {
+                s.certificate.prePrepare().batch().requests().forEach(r -> named.add(r.digest()));
+            }
+        }
+        return named;
+    }
+
+    long highestSeq() {
+        return slots.isEmpty() ? 0 : slots.lastKey();
+    }
+
+    int size() {
+        return slots.size();
+    }
+}

@@ -1,0 +1,54 @@
+package org.bftws.core;
+
+import java.util.List;
+
+/**
+ * What a node asks its environment to do after an input. The adapter carries them out in the order given: it
+ * executes an {@link Execute} and reports {@link Node#onExecuted} before it handles the outputs after it, and likewise
+ * for {@link TakeCheckpoint} and {@link InstallState}.
+ */
+public sealed interface Output {
+
+    /** Send a message. */
+    record Send(Destination to, Message message) implements Output {
+    }
+
+    /**
+     * Execute these requests, in this order, as sequence number {@code seq} (ordered in {@code view}); then report
+     * their results with {@link Node#onExecuted}. Duplicates and requests out of order in their sequence were already
+     * removed; the list may be empty (a null batch, or nothing new).
+     */
+    record Execute(long seq, int view, List<Request> requests) implements Output {
+        public Execute {
+            requests = List.copyOf(requests);
+        }
+    }
+
+    /** Sequence number {@code seq} committed here with this batch (for logs, metrics and the simulator's checks). */
+    record Committed(long seq, int view, Digest batch) implements Output {
+    }
+
+    /** Deliver {@code get_state} now (every request up to {@code seq} executed) and report it with onCheckpointState. */
+    record TakeCheckpoint(long seq) implements Output {
+    }
+
+    /** Deliver {@code set_state} with this application state (as of {@code seq}), then report onStateInstalled. */
+    record InstallState(long seq, byte[] applicationState) implements Output {
+    }
+
+    /** An input was refused. Adapters log and count these; nothing else happens. */
+    record Dropped(String what, String reason) implements Output {
+    }
+
+    /** The node suspects the primary and moves towards {@code view}, for {@code reason}. For logs and metrics. */
+    record ViewChangeStarted(int view, String reason) implements Output {
+    }
+
+    /** The node entered {@code view}; its primary is {@code primary}. For logs and failover measurements. */
+    record ViewInstalled(int view, int primary) implements Output {
+    }
+
+    /** State transfer finished: the node now stands at the stable checkpoint {@code seq}. */
+    record StateTransferred(long seq) implements Output {
+    }
+}

@@ -1,0 +1,44 @@
+package org.bftws.core;
+
+/**
+ * Protocol tunables of one node, all time spans in ticks (the adapter decides how long a tick is).
+ *
+ * @param checkpointInterval   K: a checkpoint after every K executed sequence numbers
+ * @param watermarkWindow      L: sequence numbers in (h, h+L] are accepted, h the stable checkpoint; a multiple of K
+ * @param batchMaxSize         a batch closes when it holds this many requests ...
+ * @param batchDelayTicks      ... or when its oldest request waited this many ticks (0: propose at once)
+ * @param maxBatchesInFlight   the primary proposes no new batch while this many of its batches are not committed
+ * @param viewChangeTimeout    ticks a replica waits for progress on a pending request before suspecting the primary;
+ *                             doubled for each consecutive view change
+ * @param statusPeriod         ticks between status messages, which let peers retransmit what a stuck node lacks
+ * @param fetchTimeout         ticks before a missing request body or state is asked for again, from another node
+ * @param maxPendingPerClient  requests of one client kept waiting beyond its next expected number; more are dropped
+ */
+public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int batchMaxSize, int batchDelayTicks,
+                             int maxBatchesInFlight, int viewChangeTimeout, int statusPeriod, int fetchTimeout,
+                             int maxPendingPerClient) {
+
+    public ReplicaOptions {
+        require(checkpointInterval >= 1, "checkpointInterval must be at least 1");
+        require(watermarkWindow >= checkpointInterval && watermarkWindow % checkpointInterval == 0,
+                "watermarkWindow must be a positive multiple of checkpointInterval");
+        require(batchMaxSize >= 1, "batchMaxSize must be at least 1");
+        require(batchDelayTicks >= 0, "batchDelayTicks must not be negative");
+        require(maxBatchesInFlight >= 1, "maxBatchesInFlight must be at least 1");
+        require(viewChangeTimeout >= 1, "viewChangeTimeout must be at least 1 tick");
+        require(statusPeriod >= 1, "statusPeriod must be at least 1 tick");
+        require(fetchTimeout >= 1, "fetchTimeout must be at least 1 tick");
+        require(maxPendingPerClient >= 1, "maxPendingPerClient must be at least 1");
+    }
+
+    private static void require(boolean ok, String problem) {
+        if (!ok) {
+            throw new IllegalArgumentException(problem);
+        }
+    }
+
+    /** Defaults for a tick of 1 ms. */
+    public static ReplicaOptions defaults() {
+        return new ReplicaOptions(128, 256, 64, 0, 2, 1000, 200, 100, 64);
+    }
+}

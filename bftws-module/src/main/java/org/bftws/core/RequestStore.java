@@ -1,0 +1,269 @@
+package org.bftws.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The requests an agreement node holds: bodies by digest, requests still waiting to be ordered per client, and which
+ * client message numbers are ordered (committed in sequence order) or proposed.
+ *
+ * <p>A request is eligible for ordering when it is next in its client's sequence (WS-RM InOrder): number
+ * {@code k} after {@code k-1} was committed or proposed. A Byzantine client may send different bodies under one id
+ * to different replicas, so bodies are kept by digest and an id may have a few variants.
+ */
+final class RequestStore {
+
+    /** Variants (different bodies) accepted for one request id; a correct client sends one. */
+    static final int MAX_VARIANTS = 3;
+
+    enum Admission { NEW, KNOWN, DUPLICATE, TOO_FAR_AHEAD, TOO_MANY_VARIANTS }
+
+    private record Waiting(Request request, long arrival, long tick) {
+    }
+
+    private final int maxPendingPerClient;
+    private final Map<Digest, Request> bodies = new HashMap<>();
+    private final Map<RequestId, List<Digest>> variants = new HashMap<>();
+    private final TreeMap<String, TreeMap<Long, List<Waiting>>> waiting = new TreeMap<>();
+    private final Map<String, Long> committed = new HashMap<>();
+    private final Map<String, Long> proposed = new HashMap<>();
+    /** Digests that accepted pre-prepares name but whose bodies have not arrived, with the slots that wait. */
+    private final Map<Digest, TreeSet<Long>> awaited = new HashMap<>();
+    private long arrivals;
+
+    RequestStore(int maxPendingPerClient) {
+        this.maxPendingPerClient = maxPendingPerClient;
+    }
+
+    /** A request from its client (or relayed with the client's signature): kept until it is ordered. */
+    Admission add(Request r, long now) {
+        RequestId id = r.id();
+        long last = committedNumber(id.client());
+        if (id.number() <= last) {
+            return Admission.DUPLICATE;
+        }
+        if (id.number() > last + maxPendingPerClient) {
+            return Admission.TOO_FAR_AHEAD;
+        }
+        if (bodies.containsKey(r.digest())) {
+            return Admission.KNOWN;
+        }
+        List<Digest> known = variants.computeIfAbsent(id, k -> new ArrayList<>(1));
+        if (known.size() >= MAX_VARIANTS) {
+            return Admission.TOO_MANY_VARIANTS;
+        }
+        known.add(r.digest());
+        bodies.put(r.digest(), r);
+        waiting.computeIfAbsent(id.client(), c -> new TreeMap<>())
+                .computeIfAbsent(id.number(), n -> new ArrayList<>(1)).add(new Waiting(r, arrivals++, now));
+        return Admission.NEW;
+    }
+
+    /** A body that an accepted pre-prepare needs, whatever its client's progress (it may be a replayed duplicate). */
+    boolean addAwaitedBody(Request r) {
+        if (!awaited.containsKey(r.digest())) {
+            return false;
+        }
+        bodies.put(r.digest(), r);
+        variants.computeIfAbsent(r.id(), k -> new ArrayList<>(1)).add(r.digest());
+        return true;
+    }
+
+    /** A body another node vouched for as part of a committed batch (its client's signature was checked). */
+    void addBody(Request r) {
+        if (bodies.putIfAbsent(r.digest(), r) == null) {
+            variants.computeIfAbsent(r.id(), k -> new ArrayList<>(1)).add(r.digest());
+        }
+    }
+
+    Request body(Digest d) {
+        return bodies.get(d);
+    }
+
+    boolean hasAll(Batch b) {
+        for (RequestRef ref : b.requests()) {
+            if (!bodies.containsKey(ref.digest())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    List<Request> bodiesOf(Batch b) {
+        List<Request> list = new ArrayList<>(b.size());
+        for (RequestRef ref : b.requests()) {
+            list.add(bodies.get(ref.digest()));
+        }
+        return list;
+    }
+
+    /** Records that slot {@code seq} waits for the bodies it lacks, and returns those digests. */
+    List<Digest> awaitMissing(Batch b, long seq) {
+        List<Digest> missing = new ArrayList<>();
+        for (RequestRef ref : b.requests()) {
+            if (!bodies.containsKey(ref.digest())) {
+                missing.add(ref.digest());
+                awaited.computeIfAbsent(ref.digest(), d -> new TreeSet<>()).add(seq);
+            }
+        }
+        return missing;
+    }
+
+    /** The slots that waited for {@code digest}, now that it arrived. */
+    Set<Long> arrived(Digest digest) {
+        TreeSet<Long> slots = awaited.remove(digest);
+        return slots == null ? Set.of() : slots;
+    }
+
+    long committedNumber(String client) {
+        return committed.getOrDefault(client, 0L);
+    }
+
+    /**
+     * Request {@code id} was committed in sequence order. Only the client's next number advances it; anything else
+     * is a duplicate or out of order and changes nothing (an out-of-order request stays waiting).
+     */
+    void committed(RequestId id) {
+        long last = committedNumber(id.client());
+        if (id.number() != last + 1) {
+            return;
+        }
+        committed.put(id.client(), id.number());
+        proposed.merge(id.client(), id.number(), Math::max);
+        TreeMap<Long, List<Waiting>> q = waiting.get(id.client());
+        if (q != null) {
+            q.headMap(id.number(), true).clear();
+            if (q.isEmpty()) {
+                waiting.remove(id.client());
+            }
+        }
+    }
+
+    /** After a state transfer: clients' progress as the installed last-reply table says. */
+    void jumpTo(ReplyTable table) {
+        for (Map.Entry<String, ReplyTable.Entry> e : table.entries().entrySet()) {
+            long n = e.getValue().number();
+            if (n > committedNumber(e.getKey())) {
+                committed.put(e.getKey(), n);
+                TreeMap<Long, List<Waiting>> q = waiting.get(e.getKey());
+                if (q != null) {
+                    q.headMap(n, true).clear();
+                    if (q.isEmpty()) {
+                        waiting.remove(e.getKey());
+                    }
+                }
+            }
+        }
+        proposed.clear();
+    }
+
+    /** A new view: the primary's proposals start again from what is committed plus what the new view re-proposes. */
+    void resetProposed(List<Batch> reproposed) {
+        proposed.clear();
+        for (Batch b : reproposed) {
+            markProposed(b);
+        }
+    }
+
+    void markProposed(Batch b) {
+        for (RequestRef ref : b.requests()) {
+            String c = ref.id().client();
+            if (ref.id().number() == nextToPropose(c)) {
+                proposed.put(c, ref.id().number());
+            }
+        }
+    }
+
+    private long nextToPropose(String client) {
+        return Math.max(committedNumber(client), proposed.getOrDefault(client, 0L)) + 1;
+    }
+
+    /** Requests the primary could propose now, up to {@code limit}. */
+    int eligibleCount(int limit) {
+        int count = 0;
+        for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
+            long next = nextToPropose(e.getKey());
+            while (count < limit && e.getValue().containsKey(next)) {
+                count++;
+                next++;
+            }
+            if (count >= limit) {
+                break;
+            }
+        }
+        return count;
+    }
+
+    /** When the oldest request the primary could propose now arrived, if any. */
+    OptionalLong oldestEligibleTick() {
+        return oldestNext(true);
+    }
+
+    /**
+     * When the oldest request that is next in its client's sequence and not committed arrived: what a replica waits
+     * for, and suspects the primary over when it waits too long. Requests behind a gap in their sequence do not count.
+     */
+    OptionalLong oldestWaitingTick() {
+        return oldestNext(false);
+    }
+
+    private OptionalLong oldestNext(boolean afterProposed) {
+        long oldest = Long.MAX_VALUE;
+        for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
+            long next = afterProposed ? nextToPropose(e.getKey()) : committedNumber(e.getKey()) + 1;
+            List<Waiting> w = e.getValue().get(next);
+            if (w != null) {
+                oldest = Math.min(oldest, w.get(0).tick());
+            }
+        }
+        return oldest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest);
+    }
+
+    /** The primary's next batch: up to {@code max} eligible requests, oldest first, each client's in order. */
+    Batch nextBatch(int max) {
+        List<RequestRef> refs = new ArrayList<>();
+        while (refs.size() < max) {
+            Waiting best = null;
+            for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
+                List<Waiting> w = e.getValue().get(nextToPropose(e.getKey()));
+                if (w != null && (best == null || w.get(0).arrival() < best.arrival())) {
+                    best = w.get(0);
+                }
+            }
+            if (best == null) {
+                break;
+            }
+            refs.add(best.request().ref());
+            proposed.put(best.request().id().client(), best.request().id().number());
+        }
+        return new Batch(refs);
+    }
+
+    /** Forgets bodies of committed requests that no slot above the stable checkpoint names any more. */
+    void collectGarbage(Set<Digest> stillNamed) {
+        bodies.values().removeIf(r -> r.id().number() <= committedNumber(r.id().client())
+                && !stillNamed.contains(r.digest()) && !awaited.containsKey(r.digest()));
+        variants.keySet().removeIf(id -> id.number() <= committedNumber(id.client()));
+        awaited.values().removeIf(TreeSet::isEmpty);
+    }
+
+    /** Forgets that slots at or below {@code seq} wait for bodies (they were garbage-collected). */
+    void stopAwaitingUpTo(long seq) {
+        awaited.values().forEach(s -> s.headSet(seq, true).clear());
+        awaited.values().removeIf(TreeSet::isEmpty);
+    }
+
+    int bodyCount() {
+        return bodies.size();
+    }
+
+    int waitingCount() {
+        return waiting.values().stream().mapToInt(TreeMap::size).sum();
+    }
+}

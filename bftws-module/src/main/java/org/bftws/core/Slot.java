@@ -1,0 +1,82 @@
+package org.bftws.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What one node knows about one sequence number: the pre-prepare and votes of the current view, and what outlives a
+ * view: whether it committed (then the batch is final) and the highest-view prepared certificate, which a view
+ * change carries.
+ */
+final class Slot {
+
+    final long seq;
+    int view = -1;
+    PrePrepare prePrepare;
+    /** Other pre-prepares the primary sent for this slot in this view (it equivocated); kept to learn decisions. */
+    final Map<Digest, PrePrepare> otherPrePrepares = new TreeMap<>();
+    final Map<Integer, Prepare> prepares = new TreeMap<>();
+    final Map<Integer, Commit> commits = new TreeMap<>();
+    boolean prepareSent;
+    boolean commitSent;
+    boolean prepared;
+    boolean committed;
+    Batch committedBatch;
+    PreparedCertificate certificate;
+    long bodiesAskedAt = -1;
+
+    Slot(long seq) {
+        this.seq = seq;
+    }
+
+    /** Votes belong to one view: entering another one starts them afresh. */
+    void enterView(int v) {
+        if (view == v) {
+            return;
+        }
+        view = v;
+        prePrepare = null;
+        otherPrePrepares.clear();
+        prepares.clear();
+        commits.clear();
+        prepareSent = false;
+        commitSent = false;
+        prepared = false;
+        bodiesAskedAt = -1;
+    }
+
+    /** Prepares that match the pre-prepare; the primary never prepares, so these are from distinct backups. */
+    List<Prepare> matchingPrepares() {
+        List<Prepare> matching = new ArrayList<>();
+        if (prePrepare != null) {
+            for (Prepare p : prepares.values()) {
+                if (p.digest().equals(prePrepare.digest())) {
+                    matching.add(p);
+                }
+            }
+        }
+        return matching;
+    }
+
+    int commitsFor(Digest digest) {
+        int count = 0;
+        for (Commit c : commits.values()) {
+            if (c.digest().equals(digest)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** The batch to look for when fetching bodies: the decided one once committed, else the accepted proposal. */
+    Batch wantedBatch() {
+        return committed ? committedBatch : prePrepare == null ? null : prePrepare.batch();
+    }
+
+    @Override
+    public String toString() {
+        return "slot n" + seq + " v" + view + (prepared ? " prepared" : "") + (committed ? " committed" : "");
+    }
+}

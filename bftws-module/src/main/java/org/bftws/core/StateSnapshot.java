@@ -1,0 +1,20 @@
+package org.bftws.core;
+
+import java.util.List;
+
+/**
+ * A stable checkpoint for state transfer: the checkpointed state's bytes ({@link CheckpointState#encode()}) and the
+ * checkpoint messages that prove its digest stable. The receiver checks both; it trusts neither the sender nor the
+ * bytes.
+ */
+public record StateSnapshot(long seq, byte[] state, List<Checkpoint> proof, int sender) implements Message {
+
+    public StateSnapshot {
+        proof = List.copyOf(proof);
+    }
+
+    @Override
+    public String toString() {
+        return "StateSnapshot(n" + seq + " " + state.length + " bytes from " + sender + ")";
+    }
+}

@@ -1,0 +1,25 @@
+package org.bftws.sim;
+
+/** Ways a Byzantine node in the simulator misbehaves. It runs the real protocol and tampers with what it sends. */
+public enum Behavior {
+    /** As primary, sends different pre-prepares for one sequence number to different backups. */
+    EQUIVOCATE,
+    /** Prepares and commits carry random digests. */
+    WRONG_DIGESTS,
+    /** Pre-prepares and votes name requests no client ever sent. */
+    PHANTOM_REQUESTS,
+    /** Resends old messages (its own and others' signed ones) to random nodes. */
+    REPLAY,
+    /** Sends nothing while it is the primary. */
+    SILENT_PRIMARY,
+    /** As primary, holds every pre-prepare back until just before the backups' timeout. */
+    SLOW_PRIMARY,
+    /** View-changes carry fabricated prepared certificates (prepares forged in other nodes' names, or too few). */
+    FAKE_CERTIFICATES,
+    /** Checkpoints carry random state digests. */
+    WRONG_CHECKPOINTS,
+    /** Replies to clients carry wrong results. */
+    WRONG_REPLIES,
+    /** State snapshots it serves are corrupted. */
+    BAD_STATE
+}

@@ -1,0 +1,86 @@
+package org.bftws.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bftws.core.Digest;
+import org.bftws.core.Request;
+import org.bftws.core.RequestId;
+
+/**
+ * Checks the safety invariants as events happen, against what the first correct node did:
+ * agreement (no two correct nodes commit or execute different batches at one sequence number), validity (only
+ * requests that clients signed execute), exactly-once (no request id executes at two sequence numbers), and client
+ * safety (a client accepts only the reply the correct executors produced).
+ */
+final class Oracle {
+
+    private final Signatures signatures;
+    private final Map<Long, Digest> committed = new HashMap<>();
+    private final Map<Long, List<Digest>> executed = new HashMap<>();
+    private final Map<RequestId, Long> executedAt = new HashMap<>();
+    private final Map<RequestId, byte[]> replies = new HashMap<>();
+    private final List<String> violations = new ArrayList<>();
+    private final Set<String> reported = new HashSet<>();
+
+    Oracle(Signatures signatures) {
+        this.signatures = signatures;
+    }
+
+    List<String> violations() {
+        return violations;
+    }
+
+    private void violation(String kind, String detail) {
+        if (reported.add(kind + detail) && violations.size() < 20) {
+            violations.add(kind + ": " + detail);
+        }
+    }
+
+    void committed(int node, long seq, Digest batch) {
+        Digest first = committed.putIfAbsent(seq, batch);
+        if (first != null && !first.equals(batch)) {
+            violation("agreement", "node " + node + " committed " + batch + " at " + seq + ", another correct node " + first);
+        }
+    }
+
+    void executed(int node, long seq, List<Request> requests) {
+        List<Digest> digests = requests.stream().map(Request::digest).toList();
+        List<Digest> first = executed.putIfAbsent(seq, digests);
+        if (first != null) {
+            if (!first.equals(digests)) {
+                violation("agreement", "node " + node + " executed " + digests + " at " + seq + ", another correct node " + first);
+            }
+            return;
+        }
+        for (Request r : requests) {
+            if (!signatures.clientSigned(r)) {
+                violation("validity", "node " + node + " executed " + r + ", which no client sent");
+            }
+            Long earlier = executedAt.putIfAbsent(r.id(), seq);
+            if (earlier != null) {
+                violation("exactly-once", r.id() + " executed at " + earlier + " and again at " + seq);
+            }
+        }
+    }
+
+    void replied(int node, RequestId id, byte[] result) {
+        byte[] first = replies.putIfAbsent(id, result);
+        if (first != null && !Arrays.equals(first, result)) {
+            violation("agreement", "node " + node + " replied differently to " + id);
+        }
+    }
+
+    void accepted(String client, RequestId id, byte[] result) {
+        byte[] correct = replies.get(id);
+        if (correct == null) {
+            violation("client safety", client + " accepted a reply to " + id + " that no correct executor produced");
+        } else if (!Arrays.equals(correct, result)) {
+            violation("client safety", client + " accepted a wrong reply to " + id);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.bftws.sim;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bftws.core.Membership;
+import org.bftws.core.ReplicaOptions;
+
+/**
+ * One fault schedule, fully determined by its seed: the group, the workload, and the faults. Faults happen during
+ * the first {@code faultTicks} ticks; afterwards the network is reliable, partitions heal and crashed nodes restart
+ * (Byzantine nodes stay Byzantine).
+ */
+public record Scenario(long seed, String configuration, Membership membership, ReplicaOptions options,
+                       int correctClients, int requestsPerClient, boolean byzantineClient,
+                       double loss, double duplication, int maxDelay, int faultTicks,
+                       List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine) {
+
+    /** Nodes in {@code isolated} can exchange no messages with the others during [from, to). */
+    public record Partition(int from, int to, Set<Integer> isolated) {
+    }
+
+    /** Node {@code node} is down during [at, restartAt); with amnesia it restarts with empty memory. */
+    public record Crash(int node, int at, int restartAt, boolean amnesia) {
+    }
+
+    /** Nodes that count against f: Byzantine ones and those that restart without memory. */
+    public boolean faulty(int node) {
+        return byzantine.containsKey(node) || crashes.stream().anyMatch(c -> c.node() == node && c.amnesia());
+    }
+
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("seed ").append(seed).append(": configuration ").append(configuration).append(", f=")
+                .append(membership.f()).append(", ").append(membership.size()).append(" nodes, ")
+                .append(correctClients).append(" clients x ").append(requestsPerClient).append(" requests")
+                .append(byzantineClient ? " + a Byzantine client" : "").append('\n');
+        sb.append("  options ").append(options).append('\n');
+        sb.append(String.format("  network: loss %.2f, duplication %.2f, delay 1..%d ticks; faults until tick %d%n",
+                loss, duplication, maxDelay, faultTicks));
+        partitions.forEach(p -> sb.append("  partition ").append(p).append('\n'));
+        crashes.forEach(c -> sb.append("  crash ").append(c).append('\n'));
+        byzantine.forEach((n, b) -> sb.append("  Byzantine node ").append(n).append(": ").append(b).append('\n'));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,96 @@
+package org.bftws.sim;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.bftws.core.Membership;
+import org.bftws.core.ReplicaOptions;
+
+/** Draws a random fault mix from a seed; the same seed always gives the same scenario. */
+public final class ScenarioGenerator {
+
+    private ScenarioGenerator() {
+    }
+
+    public static Scenario generate(long seed) {
+        Random rnd = new Random(seed);
+        int f = rnd.nextInt(10) == 0 ? 2 : 1;
+        int kind = rnd.nextInt(10);
+        String configuration = kind < 6 ? "I" : kind < 8 ? "II" : "III";
+        Membership m = switch (configuration) {
+            case "I" -> Membership.configurationI(f);
+            case "II" -> Membership.configurationII(f);
+            default -> Membership.configurationIII(f);
+        };
+        int k = 2 + rnd.nextInt(5);
+        ReplicaOptions options = new ReplicaOptions(k, k * (2 + rnd.nextInt(3)), 1 + rnd.nextInt(6),
+                rnd.nextInt(4), 1 + rnd.nextInt(3), 60 + rnd.nextInt(60), 8 + rnd.nextInt(8),
+                10 + rnd.nextInt(15), 8);
+        int faultTicks = 200 + rnd.nextInt(1200);
+        boolean calm = rnd.nextInt(8) == 0;
+        double loss = calm ? 0 : rnd.nextDouble() * 0.25;
+        double duplication = calm ? 0 : rnd.nextDouble() * 0.15;
+        int maxDelay = 1 + rnd.nextInt(calm ? 3 : 12);
+
+        Set<Integer> faulty = new HashSet<>();
+        Map<Integer, Set<Behavior>> byzantine = new TreeMap<>();
+        int byzantineCount = rnd.nextInt(f + 1);
+        for (int i = 0; i < byzantineCount; i++) {
+            int node = pickNode(rnd, m.size(), faulty);
+            faulty.add(node);
+            byzantine.put(node, behaviors(rnd));
+        }
+        List<Scenario.Crash> crashes = new ArrayList<>();
+        if (faulty.size() < f && rnd.nextInt(3) == 0) {
+            int node = pickNode(rnd, m.size(), faulty);
+            faulty.add(node);
+            int at = rnd.nextInt(faultTicks);
+            crashes.add(new Scenario.Crash(node, at, at + 20 + rnd.nextInt(300), true));
+        }
+        int crashCount = rnd.nextInt(3);
+        for (int i = 0; i < crashCount; i++) {
+            int node = rnd.nextInt(m.size());
+            if (faulty.contains(node)) {
+                continue;
+            }
+            int at = rnd.nextInt(faultTicks);
+            crashes.add(new Scenario.Crash(node, at, Math.min(faultTicks, at + 10 + rnd.nextInt(400)), false));
+        }
+        List<Scenario.Partition> partitions = new ArrayList<>();
+        int partitionCount = calm ? 0 : rnd.nextInt(3);
+        for (int i = 0; i < partitionCount; i++) {
+            Set<Integer> isolated = new HashSet<>();
+            int size = 1 + rnd.nextInt(Math.max(1, m.size() / 2));
+            while (isolated.size() < size) {
+                isolated.add(rnd.nextInt(m.size()));
+            }
+            int from = rnd.nextInt(faultTicks);
+            partitions.add(new Scenario.Partition(from, Math.min(faultTicks, from + 20 + rnd.nextInt(300)), isolated));
+        }
+        return new Scenario(seed, configuration, m, options, 1 + rnd.nextInt(4), 3 + rnd.nextInt(15),
+                rnd.nextInt(5) == 0, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine);
+    }
+
+    private static int pickNode(Random rnd, int size, Set<Integer> taken) {
+        int node;
+        do {
+            node = rnd.nextInt(size);
+        } while (taken.contains(node));
+        return node;
+    }
+
+    private static Set<Behavior> behaviors(Random rnd) {
+        Behavior[] all = Behavior.values();
+        Set<Behavior> chosen = EnumSet.noneOf(Behavior.class);
+        int count = 1 + rnd.nextInt(3);
+        while (chosen.size() < count) {
+            chosen.add(all[rnd.nextInt(all.length)]);
+        }
+        return chosen;
+    }
+}

@@ -1,0 +1,68 @@
+package org.bftws.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Random;
+
+/**
+ * The simulated network: every message is delivered after a random delay (which reorders them), unless it is lost,
+ * or crosses an active partition; some are delivered twice. After the fault period it is reliable with short delays.
+ */
+final class SimNetwork {
+
+    /** A message in flight; {@code to} is a node id, or {@link Simulation#clientAddress} for a client. */
+    record Envelope(long at, long order, int from, int to, Object payload) {
+    }
+
+    private final Scenario scenario;
+    private final Random rnd;
+    private final PriorityQueue<Envelope> queue = new PriorityQueue<>((a, b) ->
+            a.at() != b.at() ? Long.compare(a.at(), b.at()) : Long.compare(a.order(), b.order()));
+    private long lost;
+    private long sent;
+
+    SimNetwork(Scenario scenario, Random rnd) {
+        this.scenario = scenario;
+        this.rnd = rnd;
+    }
+
+    void send(long now, int from, int to, Object payload, int extraDelay) {
+        sent++;
+        boolean faulty = now < scenario.faultTicks();
+        if (faulty && (rnd.nextDouble() < scenario.loss() || partitioned(now, from, to))) {
+            lost++;
+            return;
+        }
+        int maxDelay = faulty ? scenario.maxDelay() : Math.min(3, scenario.maxDelay());
+        queue.add(new Envelope(now + 1 + rnd.nextInt(maxDelay) + extraDelay, rnd.nextLong(), from, to, payload));
+        if (faulty && rnd.nextDouble() < scenario.duplication()) {
+            queue.add(new Envelope(now + 1 + rnd.nextInt(maxDelay) + extraDelay, rnd.nextLong(), from, to, payload));
+        }
+    }
+
+    private boolean partitioned(long now, int from, int to) {
+        for (Scenario.Partition p : scenario.partitions()) {
+            if (now >= p.from() && now < p.to() && p.isolated().contains(from) != p.isolated().contains(to)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    List<Envelope> due(long now) {
+        List<Envelope> list = new ArrayList<>();
+        while (!queue.isEmpty() && queue.peek().at() <= now) {
+            list.add(queue.poll());
+        }
+        return list;
+    }
+
+    long sent() {
+        return sent;
+    }
+
+    long lost() {
+        return lost;
+    }
+}

@@ -1,0 +1,308 @@
+package org.bftws.sim;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.bftws.core.Destination;
+import org.bftws.core.Membership;
+import org.bftws.core.Message;
+import org.bftws.core.Node;
+import org.bftws.core.Output;
+import org.bftws.core.Reply;
+import org.bftws.core.Request;
+
+/**
+ * Runs one {@link Scenario}: the real PBFT core on every node, in one thread, under a seeded scheduler that drops,
+ * delays, duplicates and reorders messages, partitions the network, crashes and restarts nodes, and lets Byzantine
+ * nodes tamper with what they send. The {@link Oracle} checks safety after every event; at the end, every correct
+ * client must have finished within the liveness bound after the faults stopped.
+ */
+public final class Simulation {
+
+    /** What one schedule came to. */
+    public record Result(Scenario scenario, List<String> violations, String stuck, long ticks, long messages,
+                         long afterFaults, String trace) {
+
+        public boolean ok() {
+            return violations.isEmpty() && stuck == null;
+        }
+    }
+
+    private final Scenario scenario;
+    private final Membership membership;
+    private final Random rnd;
+    private final SimNetwork network;
+    private final Signatures signatures = new Signatures();
+    private final Oracle oracle = new Oracle(signatures);
+    private final Node[] nodes;
+    private final SimApplication[] apps;
+    private final boolean[] down;
+    private final Tamperer[] tamperers;
+    private final List<SimClient> clients = new ArrayList<>();
+    private final Map<String, Integer> clientIndex = new HashMap<>();
+    private final StringBuilder trace;
+    private long now;
+
+    private Simulation(Scenario scenario, boolean traced) {
+        this.scenario = scenario;
+        this.membership = scenario.membership();
+        this.rnd = new Random(scenario.seed() * 0x9E3779B97F4A7C15L + 1);
+        this.network = new SimNetwork(scenario, rnd);
+        int n = membership.size();
+        this.nodes = new Node[n];
+        this.apps = new SimApplication[n];
+        this.down = new boolean[n];
+        this.tamperers = new Tamperer[n];
+        for (int i = 0; i < n; i++) {
+            nodes[i] = Node.create(i, membership, scenario.options());
+            apps[i] = new SimApplication();
+            if (scenario.byzantine().containsKey(i)) {
+                tamperers[i] = new Tamperer(i, scenario.byzantine().get(i), membership,
+                        scenario.options().viewChangeTimeout(), new Random(scenario.seed() + i));
+            }
+        }
+        for (int c = 0; c < scenario.correctClients(); c++) {
+            addClient(new SimClient("c" + c, scenario.requestsPerClient(), false, membership));
+        }
+        if (scenario.byzantineClient()) {
+            addClient(new SimClient("evil", scenario.requestsPerClient(), true, membership));
+        }
+        this.trace = traced ? new StringBuilder(scenario.describe()) : null;
+    }
+
+    private void addClient(SimClient c) {
+        clientIndex.put(c.id(), clients.size());
+        clients.add(c);
+    }
+
+    public static Result run(Scenario scenario, boolean traced) {
+        return new Simulation(scenario, traced).run();
+    }
+
+    public static Result run(long seed, boolean traced) {
+        return run(ScenarioGenerator.generate(seed), traced);
+    }
+
+    /**
+     * Ticks after the fault period within which every correct client must finish: room for f+2 view changes with
+     * doubling timeouts, plus every request of a client waiting out a timeout (a slow primary) and retransmissions.
+     */
+    long livenessBound() {
+        long timeout = scenario.options().viewChangeTimeout();
+        int f = membership.f();
+        return (timeout << (f + 3)) * 2 + (long) scenario.requestsPerClient() * (2 * timeout + 2L * SimClient.RETRANSMIT_TICKS);
+    }
+
+    private Result run() {
+        try {
+            return runSchedule();
+        } catch (RuntimeException e) {
+            StringBuilder sb = new StringBuilder("exception at tick " + now + ": " + e);
+            for (StackTraceElement el : e.getStackTrace()) {
+                if (el.getClassName().startsWith("org.bftws")) {
+                    sb.append("\n      at ").append(el);
+                }
+            }
+            return new Result(scenario, List.of(sb.toString()), null, now, network.sent(), 0,
+                    trace == null ? null : trace.toString());
+        }
+    }
+
+    private Result runSchedule() {
+        long limit = scenario.faultTicks() + livenessBound();
+        for (now = 1; now <= limit; now++) {
+            applyCrashes();
+            for (SimNetwork.Envelope e : network.due(now)) {
+                deliver(e);
+            }
+            for (int i = 0; i < nodes.length; i++) {
+                if (!down[i]) {
+                    process(i, nodes[i].onTick());
+                }
+            }
+            for (SimClient c : clients) {
+                c.onTick(now, this);
+            }
+            if (!oracle.violations().isEmpty() || (now > scenario.faultTicks() && correctClientsDone())) {
+                break;
+            }
+        }
+        String stuck = oracle.violations().isEmpty() && !correctClientsDone() ? stuckReport() : null;
+        return new Result(scenario, List.copyOf(oracle.violations()), stuck, now, network.sent(),
+                Math.max(0, now - scenario.faultTicks()), trace == null ? null : trace.toString());
+    }
+
+    private boolean correctClientsDone() {
+        return clients.stream().allMatch(c -> c.byzantine() || c.done());
+    }
+
+    private String stuckReport() {
+        StringBuilder sb = new StringBuilder("not finished ").append(livenessBound())
+                .append(" ticks after the faults stopped:");
+        for (SimClient c : clients) {
+            if (!c.byzantine() && !c.done()) {
+                sb.append(' ').append(c.id()).append(" at request ").append(c.completed() + 1);
+            }
+        }
+        for (int i = 0; i < nodes.length; i++) {
+            sb.append(String.format("%n  node %d%s: view %d, executed %d, stable %d", i,
+                    scenario.faulty(i) ? " (faulty)" : "", nodes[i].view(), nodes[i].lastExecuted(),
+                    nodes[i].stableCheckpoint()));
+        }
+        return sb.toString();
+    }
+
+    private void applyCrashes() {
+        for (Scenario.Crash c : scenario.crashes()) {
+            if (now == c.at()) {
+                down[c.node()] = true;
+                trace("node " + c.node() + " crashes" + (c.amnesia() ? " (loses its memory)" : ""));
+            }
+            if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
+                down[c.node()] = false;
+                if (c.amnesia()) {
+                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options());
+                    apps[c.node()] = new SimApplication();
+                }
+                trace("node " + c.node() + " restarts");
+            }
+        }
+    }
+
+    private void deliver(SimNetwork.Envelope e) {
+        if (e.to() >= nodes.length) {
+            SimClient c = clients.get(e.to() - nodes.length);
+            Reply r = (Reply) e.payload();
+            if (r.sender() == e.from()) {
+                c.onReply(r, now, this);
+            }
+            return;
+        }
+        if (down[e.to()]) {
+            return;
+        }
+        if (e.payload() instanceof Request r) {
+            trace(() -> "client -> " + e.to() + " " + r);
+            process(e.to(), nodes[e.to()].onRequest(r));
+            return;
+        }
+        Message m = (Message) e.payload();
+        if (!signatures.accepts(m, e.from())) {
+            trace(() -> e.from() + " -> " + e.to() + " REJECTED (authentication) " + m);
+            return;
+        }
+        trace(() -> e.from() + " -> " + e.to() + " " + m);
+        if (tamperers[e.to()] != null) {
+            tamperers[e.to()].saw(m);
+        }
+        process(e.to(), nodes[e.to()].onMessage(m));
+    }
+
+    private void process(int i, List<Output> outputs) {
+        boolean correct = !scenario.faulty(i);
+        for (Output o : outputs) {
+            if (o instanceof Output.Send s) {
+                route(i, s);
+            } else if (o instanceof Output.Execute e) {
+                if (correct) {
+                    oracle.executed(i, e.seq(), e.requests());
+                }
+                List<byte[]> results = new ArrayList<>();
+                for (Request r : e.requests()) {
+                    byte[] result = apps[i].execute(r);
+                    results.add(result);
+                    if (correct) {
+                        oracle.replied(i, r.id(), result);
+                    }
+                }
+                process(i, nodes[i].onExecuted(e.seq(), results));
+            } else if (o instanceof Output.TakeCheckpoint t) {
+                process(i, nodes[i].onCheckpointState(t.seq(), apps[i].getState()));
+            } else if (o instanceof Output.InstallState s) {
+                apps[i].setState(s.applicationState());
+                trace("node " + i + " installs state at " + s.seq());
+                process(i, nodes[i].onStateInstalled(s.seq()));
+            } else if (o instanceof Output.Committed c) {
+                if (correct) {
+                    oracle.committed(i, c.seq(), c.batch());
+                }
+            } else if (o instanceof Output.ViewChangeStarted v) {
+                trace("node " + i + " starts a view change to " + v.view() + ": " + v.reason());
+            } else if (o instanceof Output.ViewInstalled v) {
+                trace("node " + i + " enters view " + v.view());
+            } else if (o instanceof Output.Dropped d) {
+                trace(() -> "node " + i + " drops " + d.what() + ": " + d.reason());
+            }
+        }
+    }
+
+    private void route(int from, Output.Send send) {
+        Message m = send.message();
+        signatures.emit(from, m);
+        List<Integer> destinations = destinations(from, send.to());
+        if (tamperers[from] == null) {
+            for (int to : destinations) {
+                network.send(now, from, to, m, 0);
+            }
+            return;
+        }
+        for (Tamperer.Addressed a : tamperers[from].tamper(m, destinations, nodes[from].view())) {
+            signatures.emit(from, a.message());
+            network.send(now, from, a.to(), a.message(), a.extraDelay());
+        }
+    }
+
+    private List<Integer> destinations(int from, Destination d) {
+        List<Integer> list = new ArrayList<>();
+        if (d instanceof Destination.Node n) {
+            list.add(n.id());
+        } else if (d instanceof Destination.Client c) {
+            Integer index = clientIndex.get(c.id());
+            if (index != null) {
+                list.add(nodes.length + index);
+            }
+        } else {
+            for (int i = 0; i < nodes.length; i++) {
+                boolean wanted = d instanceof Destination.AllNodes
+                        || (d instanceof Destination.AgreementNodes && membership.isAgreementNode(i))
+                        || (d instanceof Destination.ExecutionNodes && !membership.isAgreementNode(i));
+                if (wanted && i != from) {
+                    list.add(i);
+                }
+            }
+        }
+        return list;
+    }
+
+    // ------------------------------------------------------------------------------------------------ for clients
+
+    void clientSends(SimClient c, int node, Request r) {
+        network.send(now, nodes.length + clientIndex.get(c.id()), node, r, 0);
+    }
+
+    Signatures signatures() {
+        return signatures;
+    }
+
+    Oracle oracle() {
+        return oracle;
+    }
+
+    void trace(long at, String line) {
+        if (trace != null) {
+            trace.append("t=").append(at).append(' ').append(line).append('\n');
+        }
+    }
+
+    private void trace(String line) {
+        trace(now, line);
+    }
+
+    private void trace(java.util.function.Supplier<String> line) {
+        if (trace != null) {
+            trace(now, line.get());
+        }
+    }
+}
