@@ -180,10 +180,10 @@ public final class ExecutionNode implements Node {
     }
 
     private void onSnapshot(StateSnapshot snapshot) {
-        CheckpointState state = stateTransfer.accept(snapshot, checkpoints, execution.lastQueued());
-        if (state != null) {
-            checkpoints.adopt(snapshot.seq(), snapshot.proof().get(0).state(), snapshot.proof());
-            execution.install(state, snapshot.state());
+        StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, execution.lastQueued());
+        if (accepted != null) {
+            checkpoints.adopt(snapshot.seq(), accepted.digest(), snapshot.proof());
+            execution.install(accepted.state(), accepted.encoded());
         }
     }
 

@@ -536,17 +536,17 @@ public final class Replica implements Node {
     }
 
     private void onSnapshot(StateSnapshot snapshot) {
-        CheckpointState state = stateTransfer.accept(snapshot, checkpoints, lastCommitted);
-        if (state == null) {
+        StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, lastCommitted);
+        if (accepted == null) {
             return;
         }
-        if (checkpoints.adopt(snapshot.seq(), snapshot.proof().get(0).state(), snapshot.proof())) {
+        if (checkpoints.adopt(snapshot.seq(), accepted.digest(), snapshot.proof())) {
             log.discardUpTo(snapshot.seq());
         }
         if (execution != null) {
-            execution.install(state, snapshot.state());
+            execution.install(accepted.state(), accepted.encoded());
         } else {
-            finishStateTransfer(snapshot.seq(), state.replies());
+            finishStateTransfer(snapshot.seq(), accepted.state().replies());
         }
     }
 

@@ -5,6 +5,16 @@ import java.util.Arrays;
 /** An executor's reply to a client, with the view it executed in (clients learn the current view from replies). */
 public record Reply(RequestId request, int view, byte[] result, int sender) implements Message {
 
+    public Reply {
+        result = result.clone();
+    }
+
+    /** A copy: messages are immutable values. */
+    @Override
+    public byte[] result() {
+        return result.clone();
+    }
+
     public Digest resultDigest() {
         return Digest.of(result);
     }

@@ -11,6 +11,17 @@ public record StateSnapshot(long seq, byte[] state, List<Checkpoint> proof, int 
 
     public StateSnapshot {
         proof = List.copyOf(proof);
+        state = state.clone();
+    }
+
+    /** A copy: messages are immutable values. */
+    @Override
+    public byte[] state() {
+        return state.clone();
+    }
+
+    public int size() {
+        return state.length;
     }
 
     @Override

@@ -65,8 +65,12 @@ final class StateTransfer {
         askedAt = now;
     }
 
-    /** Checks a snapshot against the node's needs and its proof; returns the decoded state, or null after a drop. */
-    CheckpointState accept(StateSnapshot s, Checkpoints checkpoints, long lastExecuted) {
+    /** A verified snapshot: its decoded state and its encoding (one copy of the bytes). */
+    record Accepted(CheckpointState state, byte[] encoded, Digest digest) {
+    }
+
+    /** Checks a snapshot against the node's needs and its proof; returns it verified, or null after a drop. */
+    Accepted accept(StateSnapshot s, Checkpoints checkpoints, long lastExecuted) {
         if (!active() || installing) {
             out.drop(s, "not fetching state");
             return null;
@@ -84,13 +88,14 @@ final class StateTransfer {
             out.drop(s, "its proof does not show the checkpoint stable");
             return null;
         }
-        if (!Digest.of(s.state()).equals(claimed)) {
+        byte[] bytes = s.state();
+        if (!Digest.of(bytes).equals(claimed)) {
             out.drop(s, "state does not match the digest its proof certifies");
             return null;
         }
         CheckpointState state;
         try {
-            state = CheckpointState.decode(s.state());
+            state = CheckpointState.decode(bytes);
         } catch (IllegalArgumentException e) {
             out.drop(s, "malformed state: " + e.getMessage());
             return null;
@@ -100,7 +105,7 @@ final class StateTransfer {
             return null;
         }
         installing = true;
-        return state;
+        return new Accepted(state, bytes, claimed);
     }
 
     void installed() {

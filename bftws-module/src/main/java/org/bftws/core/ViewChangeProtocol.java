@@ -47,7 +47,10 @@ final class ViewChangeProtocol {
         return lastNewView;
     }
 
-    /** The current timeout: the configured one, doubled for every consecutive view change without progress. */
+    /**
+     * The current timeout: the configured one, doubled for every view change started since the last progress. It
+     * times both the wait for a new-view and, in a view reached that way, the wait for a request to execute.
+     */
     long timeout() {
         return (long) options.viewChangeTimeout() << Math.min(attempts, 16);
     }
@@ -63,6 +66,7 @@ final class ViewChangeProtocol {
             return;
         }
         replica.out.add(new Output.ViewChangeStarted(newView, reason));
+        attempts++;
         targetView = newView;
         replica.viewChanging = true;
         quorumSince = -1;
@@ -89,8 +93,7 @@ final class ViewChangeProtocol {
 
     void onTick() {
         if (replica.viewChanging && quorumSince >= 0 && replica.now - quorumSince >= timeout()) {
-            attempts++;
-            start(targetView + 1, "no new-view for view " + targetView + " within " + (timeout() / 2) + " ticks");
+            start(targetView + 1, "no new-view for view " + targetView + " within " + timeout() + " ticks");
         }
     }
 

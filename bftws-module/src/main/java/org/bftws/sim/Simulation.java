@@ -23,7 +23,7 @@ public final class Simulation {
 
     /** What one schedule came to. */
     public record Result(Scenario scenario, List<String> violations, String stuck, long ticks, long messages,
-                         long afterFaults, String trace) {
+                         long afterFaults, Map<String, Long> events, String trace) {
 
         public boolean ok() {
             return violations.isEmpty() && stuck == null;
@@ -43,6 +43,7 @@ public final class Simulation {
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<String, Integer> clientIndex = new HashMap<>();
     private final StringBuilder trace;
+    private final Map<String, Long> events = new java.util.TreeMap<>();
     private long now;
 
     private Simulation(Scenario scenario, boolean traced) {
@@ -105,7 +106,7 @@ public final class Simulation {
                     sb.append("\n      at ").append(el);
                 }
             }
-            return new Result(scenario, List.of(sb.toString()), null, now, network.sent(), 0,
+            return new Result(scenario, List.of(sb.toString()), null, now, network.sent(), 0, events,
                     trace == null ? null : trace.toString());
         }
     }
@@ -131,7 +132,7 @@ public final class Simulation {
         }
         String stuck = oracle.violations().isEmpty() && !correctClientsDone() ? stuckReport() : null;
         return new Result(scenario, List.copyOf(oracle.violations()), stuck, now, network.sent(),
-                Math.max(0, now - scenario.faultTicks()), trace == null ? null : trace.toString());
+                Math.max(0, now - scenario.faultTicks()), events, trace == null ? null : trace.toString());
     }
 
     private boolean correctClientsDone() {
@@ -190,6 +191,7 @@ public final class Simulation {
         }
         Message m = (Message) e.payload();
         if (!signatures.accepts(m, e.from())) {
+            count("authentication rejections");
             trace(() -> e.from() + " -> " + e.to() + " REJECTED (authentication) " + m);
             return;
         }
@@ -221,6 +223,7 @@ public final class Simulation {
             } else if (o instanceof Output.TakeCheckpoint t) {
                 process(i, nodes[i].onCheckpointState(t.seq(), apps[i].getState()));
             } else if (o instanceof Output.InstallState s) {
+                count("state transfers");
                 apps[i].setState(s.applicationState());
                 trace("node " + i + " installs state at " + s.seq());
                 process(i, nodes[i].onStateInstalled(s.seq()));
@@ -229,10 +232,13 @@ public final class Simulation {
                     oracle.committed(i, c.seq(), c.batch());
                 }
             } else if (o instanceof Output.ViewChangeStarted v) {
+                count("view changes started");
                 trace("node " + i + " starts a view change to " + v.view() + ": " + v.reason());
             } else if (o instanceof Output.ViewInstalled v) {
+                count("views installed");
                 trace("node " + i + " enters view " + v.view());
             } else if (o instanceof Output.Dropped d) {
+                count("drops");
                 trace(() -> "node " + i + " drops " + d.what() + ": " + d.reason());
             }
         }
@@ -240,6 +246,7 @@ public final class Simulation {
 
     private void route(int from, Output.Send send) {
         Message m = send.message();
+        count("sent " + m.getClass().getSimpleName());
         signatures.emit(from, m);
         List<Integer> destinations = destinations(from, send.to());
         if (tamperers[from] == null) {
@@ -274,6 +281,10 @@ public final class Simulation {
             }
         }
         return list;
+    }
+
+    private void count(String event) {
+        events.merge(event, 1L, Long::sum);
     }
 
     // ------------------------------------------------------------------------------------------------ for clients

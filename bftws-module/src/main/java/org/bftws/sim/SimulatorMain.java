@@ -48,6 +48,7 @@ public final class SimulatorMain {
         AtomicLong stuck = new AtomicLong();
         AtomicLong done = new AtomicLong();
         AtomicLong maxAfterFaults = new AtomicLong();
+        java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> coverage = new java.util.concurrent.ConcurrentHashMap<>();
         long started = System.nanoTime();
         LongStream.range(first, first + count).parallel().forEach(seed -> {
             Simulation.Result r = Simulation.run(seed, false);
@@ -63,16 +64,43 @@ public final class SimulatorMain {
                 }
             }
             maxAfterFaults.accumulateAndGet(r.afterFaults(), Math::max);
+            tally(coverage, r);
             long n = done.incrementAndGet();
             if (n % 10000 == 0) {
                 System.out.printf("... %d schedules, %d violations, %d stuck, %.0f s%n", n, violations.get(),
                         stuck.get(), (System.nanoTime() - started) / 1e9);
             }
         });
+        System.out.println("covered (schedules with the fault, or events over all schedules):");
+        new java.util.TreeMap<>(coverage).forEach((k, v) -> System.out.printf("  %-42s %,d%n", k, v.sum()));
         System.out.printf("ran seeds %d..%d in %.1f s; slowest recovery after the faults stopped: %d ticks%n", first,
                 first + count - 1, (System.nanoTime() - started) / 1e9, maxAfterFaults.get());
         System.out.printf("schedules: %d, violations: %d, stuck: %d%n", count, violations.get(), stuck.get());
         return violations.get() + stuck.get() == 0 ? 0 : 1;
+    }
+
+    private static void tally(java.util.Map<String, java.util.concurrent.atomic.LongAdder> coverage, Simulation.Result r) {
+        java.util.function.BiConsumer<String, Long> add = (k, v) ->
+                coverage.computeIfAbsent(k, x -> new java.util.concurrent.atomic.LongAdder()).add(v);
+        Scenario s = r.scenario();
+        add.accept("schedule: configuration " + s.configuration() + ", f=" + s.membership().f(), 1L);
+        s.byzantine().values().forEach(set -> set.forEach(b -> add.accept("schedule: Byzantine node " + b, 1L)));
+        if (s.byzantineClient()) {
+            add.accept("schedule: Byzantine client", 1L);
+        }
+        if (!s.partitions().isEmpty()) {
+            add.accept("schedule: partitions", 1L);
+        }
+        if (s.crashes().stream().anyMatch(Scenario.Crash::amnesia)) {
+            add.accept("schedule: restart without memory", 1L);
+        }
+        if (s.crashes().stream().anyMatch(c -> !c.amnesia())) {
+            add.accept("schedule: crash and restart with memory", 1L);
+        }
+        if (s.loss() > 0) {
+            add.accept("schedule: message loss, duplication, reordering", 1L);
+        }
+        r.events().forEach((k, v) -> add.accept("event: " + k, v));
     }
 
     private static void report(Simulation.Result r) {

@@ -10,6 +10,7 @@ import org.bftws.core.Commit;
 import org.bftws.core.Digest;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
+import org.bftws.core.NewView;
 import org.bftws.core.PrePrepare;
 import org.bftws.core.Prepare;
 import org.bftws.core.PreparedCertificate;
@@ -111,6 +112,10 @@ final class Tamperer {
             if (behaviors.contains(Behavior.FAKE_CERTIFICATES)) {
                 return withFakeCertificate(vc);
             }
+        } else if (m instanceof NewView nv) {
+            if (behaviors.contains(Behavior.FAKE_CERTIFICATES)) {
+                return withInventedProposal(nv);
+            }
         }
         return m;
     }
@@ -131,6 +136,20 @@ final class Tamperer {
         certs.add(new PreparedCertificate(pp, prepares));
         vc.prepared().stream().filter(c -> c.seq() != seq).forEach(certs::add);
         return new ViewChange(vc.newView(), vc.stableSeq(), vc.stableDigest(), vc.stableProof(), certs, self);
+    }
+
+    /** A new-view that slips in a proposal its view-changes do not justify. */
+    private NewView withInventedProposal(NewView nv) {
+        List<PrePrepare> proposals = new ArrayList<>(nv.prePrepares());
+        long seq = proposals.isEmpty() ? nv.viewChanges().stream().mapToLong(ViewChange::stableSeq).max().orElse(0) + 1
+                : proposals.get(0).seq();
+        PrePrepare invented = new PrePrepare(nv.view(), seq, new Batch(List.of(phantom())), self);
+        if (proposals.isEmpty()) {
+            proposals.add(invented);
+        } else {
+            proposals.set(0, invented);
+        }
+        return new NewView(nv.view(), nv.viewChanges(), proposals, self);
     }
 
     private Batch alter(Batch b) {

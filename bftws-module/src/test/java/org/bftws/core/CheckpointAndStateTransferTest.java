@@ -1,0 +1,161 @@
+package org.bftws.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Checkpoints, garbage collection, the last-reply table, and state transfer. */
+class CheckpointAndStateTransferTest {
+
+    private static void run(TestCluster c, String client, int from, int to) {
+        for (int n = from; n <= to; n++) {
+            c.send(TestCluster.request(client, n));
+            c.deliverAll();
+        }
+    }
+
+    @Test
+    void aCheckpointBecomesStableWithTwoFPlusOneMatchingDigestsAndTheLogBelowItIsDiscarded() {
+        TestCluster c = TestCluster.configurationI();
+        run(c, "c", 1, 9);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(8, c.nodes[i].stableCheckpoint(), "node " + i);
+            assertTrue(c.replica(i).log.size() <= 1, "slots up to 8 are collected, node " + i + " keeps " + c.replica(i).log.size());
+        }
+    }
+
+    @Test
+    void twoMatchingCheckpointsOutOfFourDoNotMakeACheckpointStable() {
+        TestCluster c = TestCluster.configurationI();
+        c.down[3] = true;
+        run(c, "c", 1, 4);
+        // Only three replicas run; node 2's checkpoint messages are lost, so 0 and 1 see two matching, not three.
+        assertEquals(4, c.nodes[2].stableCheckpoint());
+        TestCluster d = TestCluster.configurationI();
+        d.down[3] = true;
+        for (int n = 1; n <= 4; n++) {
+            d.send(TestCluster.request("c", n));
+            d.deliverAll(f -> !(f.message() instanceof Checkpoint) || f.from() != 2);
+        }
+        assertEquals(0, d.nodes[0].stableCheckpoint());
+        assertEquals(0, d.nodes[1].stableCheckpoint());
+    }
+
+    @Test
+    void aReplicaReportingAWrongCheckpointDigestIsOutvoted() {
+        TestCluster c = TestCluster.configurationI();
+        run(c, "c", 1, 3);
+        c.send(TestCluster.request("c", 4));
+        List<TestCluster.InFlight> honest = new ArrayList<>();
+        c.deliverAll(f -> {
+            if (f.message() instanceof Checkpoint cp && cp.sender() == 3) {
+                honest.add(f);
+                return false;
+            }
+            return true;
+        });
+        assertEquals(4, c.nodes[0].stableCheckpoint(), "three matching digests suffice");
+        c.inject(0, new Checkpoint(8, Digest.of(new byte[] {9}), 3));
+        assertEquals(4, c.nodes[0].stableCheckpoint());
+        assertFalse(honest.isEmpty());
+    }
+
+    @Test
+    void aRetransmittedRequestThatWasExecutedGetsTheCachedReplyAndIsNotExecutedAgain() {
+        TestCluster c = TestCluster.configurationI();
+        Request r = TestCluster.request("c", 1);
+        c.send(r);
+        c.deliverAll();
+        int replies = c.replies.size();
+        byte[] first = c.replies.get(0).result();
+        c.send(r);
+        c.deliverAll();
+        for (int i = 0; i < 4; i++) {
+            assertEquals(1, c.executedIds(i).size(), "node " + i + " executed the retransmission");
+        }
+        assertEquals(replies + 4, c.replies.size(), "every replica answered the retransmission");
+        Reply again = c.replies.get(c.replies.size() - 1);
+        assertEquals(new String(first), new String(again.result()));
+    }
+
+    @Test
+    void aBackupThatLacksARequestBodyFetchesItBeforeItPrepares() {
+        TestCluster c = TestCluster.configurationI();
+        Request r = TestCluster.request("c", 1);
+        c.send(r, 0);
+        boolean[] fetched = new boolean[1];
+        c.deliverAll(f -> {
+            fetched[0] |= f.message() instanceof FetchRequests;
+            return true;
+        });
+        assertTrue(fetched[0]);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(r.id()), c.executedIds(i));
+        }
+    }
+
+    @Test
+    void aReplicaRestartedWithEmptyMemoryCatchesUpByStateTransferAndThenMatchesTheOthers() {
+        TestCluster c = TestCluster.configurationI();
+        c.down[3] = true;
+        run(c, "c", 1, 10);
+        assertEquals(8, c.nodes[0].stableCheckpoint());
+        c.restartEmpty(3);
+        c.tickAndDeliver(40);
+        assertTrue(c.nodes[3].stableCheckpoint() >= 8, "node 3 installed the stable checkpoint");
+        run(c, "c", 11, 13);
+        assertEquals(13, c.nodes[3].lastExecuted());
+        assertEquals(c.appState(0), c.appState(3), "after state transfer and more requests, the states match");
+        Request old = TestCluster.request("c", 13);
+        int executions = c.executedIds(3).size();
+        c.send(old, 3);
+        assertEquals(executions, c.executedIds(3).size(), "the installed last-reply table prevents a second execution");
+    }
+
+    @Test
+    void aStateSnapshotWhoseStateDoesNotMatchItsProofIsRefused() {
+        TestCluster c = TestCluster.configurationI();
+        c.down[3] = true;
+        run(c, "c", 1, 8);
+        c.restartEmpty(3);
+        List<StateSnapshot> snapshots = new ArrayList<>();
+        for (int t = 0; t < 40 && snapshots.isEmpty(); t++) {
+            c.tickAndDeliver(1, f -> {
+                if (f.message() instanceof StateSnapshot s) {
+                    snapshots.add(s);
+                    return false;
+                }
+                return true;
+            });
+        }
+        StateSnapshot s = snapshots.get(0);
+        byte[] bad = s.state();
+        bad[bad.length - 1] ^= 1;
+        c.inject(3, new StateSnapshot(s.seq(), bad, s.proof(), s.sender()));
+        assertTrue(c.droppedSomething(3, "does not match the digest"));
+        assertEquals(0, c.nodes[3].lastExecuted(), "the corrupted state was not installed");
+        List<Checkpoint> tooSmall = s.proof().subList(0, 2);
+        c.inject(3, new StateSnapshot(s.seq(), s.state(), tooSmall, s.sender()));
+        assertTrue(c.droppedSomething(3, "proof does not show the checkpoint stable"));
+        c.inject(3, s);
+        assertEquals(8, c.nodes[3].lastExecuted(), "the genuine snapshot installs");
+    }
+
+    @Test
+    void theCheckpointedStateIncludesTheLastReplyTable() {
+        ReplyTable t = new ReplyTable();
+        t.executed(new RequestId("a", 3), new byte[] {1, 2});
+        CheckpointState s = new CheckpointState(8, new byte[] {7}, t);
+        CheckpointState back = CheckpointState.decode(s.encode());
+        assertNotNull(back.replies().cachedReply(new RequestId("a", 3)).orElse(null));
+        ReplyTable other = new ReplyTable();
+        other.executed(new RequestId("a", 2), new byte[] {1, 2});
+        assertFalse(Digest.of(s.encode()).equals(Digest.of(new CheckpointState(8, new byte[] {7}, other).encode())),
+                "two states that differ only in the reply table have different digests");
+    }
+}

@@ -1,0 +1,199 @@
+package org.bftws.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * A group of real nodes whose messages a test delivers by hand: nothing moves until the test says so, and the test
+ * can hold back, drop or forge any message. Executions run a tiny order-dependent application (a running hash), so
+ * replies and checkpoints reveal the order in which each node executed.
+ */
+final class TestCluster {
+
+    /** A message on its way from one node to another. */
+    record InFlight(int from, int to, Message message) {
+    }
+
+    final Membership membership;
+    final ReplicaOptions options;
+    final Node[] nodes;
+    private final long[] appState;
+    final List<InFlight> inFlight = new ArrayList<>();
+    final Map<Integer, List<Output.Execute>> executed = new HashMap<>();
+    final Map<Integer, List<Output.Committed>> committed = new HashMap<>();
+    final Map<Integer, List<String>> dropped = new HashMap<>();
+    final Map<Integer, List<Output.ViewInstalled>> views = new HashMap<>();
+    final List<Reply> replies = new ArrayList<>();
+    /** View changes started: the tick and node of each, in order. */
+    final List<long[]> viewChangesStarted = new ArrayList<>();
+    final boolean[] down;
+    long tick;
+
+    TestCluster(Membership membership, ReplicaOptions options) {
+        this.membership = membership;
+        this.options = options;
+        this.nodes = new Node[membership.size()];
+        this.appState = new long[membership.size()];
+        this.down = new boolean[membership.size()];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = Node.create(i, membership, options);
+            executed.put(i, new ArrayList<>());
+            committed.put(i, new ArrayList<>());
+            dropped.put(i, new ArrayList<>());
+            views.put(i, new ArrayList<>());
+        }
+    }
+
+    /** Four nodes of Configuration I, f = 1, with small windows and no batching delay. */
+    static TestCluster configurationI() {
+        return new TestCluster(Membership.configurationI(1), options(1));
+    }
+
+    static ReplicaOptions options(int batchMaxSize) {
+        return new ReplicaOptions(4, 8, batchMaxSize, 0, 4, 50, 10, 10, 8);
+    }
+
+    static Request request(String client, long number) {
+        return new Request(new RequestId(client, number), (client + ":" + number).getBytes(StandardCharsets.UTF_8));
+    }
+
+    Replica replica(int i) {
+        return (Replica) nodes[i];
+    }
+
+    /** A client sends {@code r} to the given nodes (all agreement nodes when none are named). */
+    void send(Request r, int... to) {
+        int[] targets = to.length > 0 ? to : java.util.stream.IntStream.range(0, membership.agreementCount()).toArray();
+        for (int n : targets) {
+            if (!down[n]) {
+                handle(n, nodes[n].onRequest(r));
+            }
+        }
+    }
+
+    /** Delivers a message directly, as if {@code m.sender()} had sent it to {@code to}. */
+    void inject(int to, Message m) {
+        handle(to, nodes[to].onMessage(m));
+    }
+
+    /** Delivers messages in flight, in order, until none are left; those {@code keep} rejects are lost. */
+    void deliverAll(Predicate<InFlight> keep) {
+        int guard = 0;
+        while (!inFlight.isEmpty()) {
+            if (++guard > 1_000_000) {
+                throw new IllegalStateException("messages keep flowing: a livelock?");
+            }
+            InFlight f = inFlight.remove(0);
+            if (keep.test(f) && !down[f.to()]) {
+                handle(f.to(), nodes[f.to()].onMessage(f.message()));
+            }
+        }
+    }
+
+    void inflightClear() {
+        inFlight.clear();
+    }
+
+    void deliverAll() {
+        deliverAll(f -> true);
+    }
+
+    /** Ticks every live node {@code count} times, delivering what they send after each tick. */
+    void tickAndDeliver(int count, Predicate<InFlight> keep) {
+        for (int t = 0; t < count; t++) {
+            tick++;
+            for (int i = 0; i < nodes.length; i++) {
+                if (!down[i]) {
+                    handle(i, nodes[i].onTick());
+                }
+            }
+            deliverAll(keep);
+        }
+    }
+
+    /** One tick of node {@code i} alone; what it sends stays in flight. */
+    void tickNode(int i) {
+        handle(i, nodes[i].onTick());
+    }
+
+    void tickAndDeliver(int count) {
+        tickAndDeliver(count, f -> true);
+    }
+
+    /** Restarts node {@code i} with empty memory and an empty application. */
+    void restartEmpty(int i) {
+        nodes[i] = Node.create(i, membership, options);
+        appState[i] = 0;
+        down[i] = false;
+    }
+
+    private void handle(int i, List<Output> outputs) {
+        for (Output o : outputs) {
+            if (o instanceof Output.Send s) {
+                for (int to : destinations(i, s.to())) {
+                    inFlight.add(new InFlight(i, to, s.message()));
+                }
+                if (s.to() instanceof Destination.Client && s.message() instanceof Reply r) {
+                    replies.add(r);
+                }
+            } else if (o instanceof Output.Execute e) {
+                executed.get(i).add(e);
+                List<byte[]> results = new ArrayList<>();
+                for (Request r : e.requests()) {
+                    appState[i] = appState[i] * 31 + r.digest().hashCode();
+                    results.add(Long.toString(appState[i]).getBytes(StandardCharsets.UTF_8));
+                }
+                handle(i, nodes[i].onExecuted(e.seq(), results));
+            } else if (o instanceof Output.TakeCheckpoint t) {
+                handle(i, nodes[i].onCheckpointState(t.seq(), Long.toString(appState[i]).getBytes(StandardCharsets.UTF_8)));
+            } else if (o instanceof Output.InstallState s) {
+                appState[i] = Long.parseLong(new String(s.applicationState(), StandardCharsets.UTF_8));
+                handle(i, nodes[i].onStateInstalled(s.seq()));
+            } else if (o instanceof Output.Committed c) {
+                committed.get(i).add(c);
+            } else if (o instanceof Output.Dropped d) {
+                dropped.get(i).add(d.what() + ": " + d.reason());
+            } else if (o instanceof Output.ViewInstalled v) {
+                views.get(i).add(v);
+            } else if (o instanceof Output.ViewChangeStarted v) {
+                viewChangesStarted.add(new long[] {tick, i, v.view()});
+            }
+        }
+    }
+
+    private List<Integer> destinations(int from, Destination d) {
+        List<Integer> list = new ArrayList<>();
+        if (d instanceof Destination.Node n) {
+            list.add(n.id());
+        } else if (!(d instanceof Destination.Client)) {
+            for (int i = 0; i < nodes.length; i++) {
+                boolean wanted = d instanceof Destination.AllNodes
+                        || (d instanceof Destination.AgreementNodes && membership.isAgreementNode(i))
+                        || (d instanceof Destination.ExecutionNodes && !membership.isAgreementNode(i));
+                if (wanted && i != from) {
+                    list.add(i);
+                }
+            }
+        }
+        return list;
+    }
+
+    /** The request ids node {@code i} executed, in order. */
+    List<RequestId> executedIds(int i) {
+        List<RequestId> ids = new ArrayList<>();
+        executed.get(i).forEach(e -> e.requests().forEach(r -> ids.add(r.id())));
+        return ids;
+    }
+
+    long appState(int i) {
+        return appState[i];
+    }
+
+    boolean droppedSomething(int i, String reasonFragment) {
+        return dropped.get(i).stream().anyMatch(d -> d.contains(reasonFragment));
+    }
+}

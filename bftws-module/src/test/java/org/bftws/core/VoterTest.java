@@ -1,0 +1,69 @@
+package org.bftws.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The client-side Voter (paper 3.3.1.5) and its reply policies. */
+class VoterTest {
+
+    private static final RequestId ID = new RequestId("c", 1);
+    private static final Set<Integer> FOUR = Set.of(0, 1, 2, 3);
+
+    private static Reply reply(int from, String result) {
+        return new Reply(ID, 0, result.getBytes(), from);
+    }
+
+    @Test
+    void aResultIsAcceptedOnceFPlusOneDistinctReplicasReturnedIt() {
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        assertEquals(Voter.State.PENDING, v.add(reply(0, "ok")).state());
+        assertEquals(Voter.State.PENDING, v.add(reply(1, "bad")).state());
+        Voter.Outcome o = v.add(reply(2, "ok"));
+        assertEquals(Voter.State.ACCEPTED, o.state());
+        assertArrayEquals("ok".getBytes(), o.result());
+    }
+
+    @Test
+    void aReplicaThatAnswersTwiceIsCountedOnce() {
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        v.add(reply(3, "forged"));
+        assertEquals(Voter.State.PENDING, v.add(reply(3, "forged")).state());
+    }
+
+    @Test
+    void repliesFromNodesThatAreNotExecutorsOrForAnotherRequestDoNotCount() {
+        Voter v = new Voter(ID, 1, Set.of(0, 1, 2), ReplyPolicy.WEAK_QUORUM);
+        v.add(reply(3, "x"));
+        v.add(new Reply(new RequestId("c", 2), 0, "x".getBytes(), 1));
+        assertEquals(Voter.State.PENDING, v.add(reply(0, "x")).state());
+    }
+
+    @Test
+    void eachPolicyWaitsForItsOwnNumberOfIdenticalReplies() {
+        assertEquals(1, ReplyPolicy.FIRST.threshold(1, 4));
+        assertEquals(2, ReplyPolicy.WEAK_QUORUM.threshold(1, 4));
+        assertEquals(3, ReplyPolicy.STRONG_QUORUM.threshold(1, 4));
+        assertEquals(4, ReplyPolicy.ALL.threshold(1, 4));
+        Voter strong = new Voter(ID, 1, FOUR, ReplyPolicy.STRONG_QUORUM);
+        strong.add(reply(0, "r"));
+        strong.add(reply(1, "r"));
+        assertEquals(Voter.State.ACCEPTED, strong.add(reply(2, "r")).state());
+    }
+
+    @Test
+    void theOutcomeIsInconclusiveWhenNoResultCanStillReachTheThreshold() {
+        Voter all = new Voter(ID, 1, FOUR, ReplyPolicy.ALL);
+        all.add(reply(0, "a"));
+        assertEquals(Voter.State.INCONCLUSIVE, all.add(reply(1, "b")).state());
+    }
+
+    @Test
+    void theAcceptedViewIsOneThatACorrectReplicaVouchesFor() {
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        v.add(new Reply(ID, 99, "ok".getBytes(), 3));
+        assertEquals(2, v.add(new Reply(ID, 2, "ok".getBytes(), 1)).view());
+    }
+}
