@@ -39,7 +39,7 @@ final class FaultEnvelopes {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            env.serialize(out);
+            env.serializeAndConsume(out);
         } catch (XMLStreamException e) {
             throw new IllegalStateException("cannot serialise a fault envelope", e);
         }

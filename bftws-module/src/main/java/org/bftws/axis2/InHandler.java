@@ -95,9 +95,13 @@ public final class InHandler extends AbstractHandler {
         if (dest.answerFromCache(seq.id(), n, mc)) {
             return InvocationResponse.ABORT;
         }
-        throw RmFault.notAvailable("message " + n + " of sequence " + seq.id() + " was already "
-                + (n <= seq.deliveredUpTo() ? "delivered, and its reply is no longer kept (only the reply to the "
-                + "last delivered message of a sequence is)" : "received and is still being processed; retransmit"));
+        if (n <= seq.deliveredUpTo()) {
+            throw RmFault.replyForgotten("message " + n + " of sequence " + seq.id() + " was already delivered, and "
+                    + "its reply is no longer kept (the cache keeps the replies to the last delivered messages of a "
+                    + "sequence; raise replyCacheDepth when several threads share one sequence)");
+        }
+        throw RmFault.notYetAvailable("message " + n + " of sequence " + seq.id() + " was received and is still "
+                + "being processed; retransmit it later");
     }
 
     private static String serviceName(MessageContext mc) {

@@ -22,9 +22,12 @@ import org.bftws.config.ReplicasConfigReader;
  *                       fault (the client retransmits and gets the cached reply)
  * @param retransmission client side: first retransmission interval and limit when a target has no group settings
  * @param attemptTimeout client side: how long one HTTP attempt may take before it counts as lost
+ * @param replyCacheDepth replies kept per sequence (WS-RM-only mode): 1 suffices for one synchronous sender per
+ *                       sequence, k for k threads sharing a sequence
  */
 public record NodeSettings(ReplicasConfig replicas, int maxSequences, long window, Duration holdTimeout,
-                           Duration retransmission, int maxRetransmissions, Duration attemptTimeout) {
+                           Duration retransmission, int maxRetransmissions, Duration attemptTimeout,
+                           int replyCacheDepth) {
 
     public static NodeSettings from(AxisModule module) {
         ProtocolConfig defaults = ProtocolConfig.defaults();
@@ -39,7 +42,8 @@ public record NodeSettings(ReplicasConfig replicas, int maxSequences, long windo
                         Long.toString(defaults.retransmissionInterval().toMillis())))),
                 Integer.parseInt(value(module, "maxRetransmissions", Integer.toString(defaults.maxRetransmissions()))),
                 Duration.ofMillis(Long.parseLong(value(module, "attemptTimeoutMillis",
-                        Long.toString(defaults.clientTimeout().toMillis())))));
+                        Long.toString(defaults.clientTimeout().toMillis())))),
+                Integer.parseInt(value(module, "replyCacheDepth", "8")));
     }
 
     private static ReplicasConfig read(Path file) {

@@ -28,7 +28,6 @@ public final class OutHandler extends AbstractHandler {
     @Override
     public InvocationResponse invoke(MessageContext mc) throws AxisFault {
         BftwsNode node = BftwsNode.of(mc.getConfigurationContext());
-        if (Boolean.getBoolean("bftws.debugWire")) { System.err.println("OUT server=" + mc.isServerSide() + " action=" + mc.getWSAAction() + " to=" + (mc.getTo() == null ? null : mc.getTo().getAddress())); }
         if (mc.isServerSide()) {
             annotateReply(mc, node);
             return InvocationResponse.CONTINUE;

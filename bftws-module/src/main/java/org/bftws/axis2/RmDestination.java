@@ -32,7 +32,7 @@ public final class RmDestination {
     private final ScheduledExecutorService timer;
     private final InboundSequences sequences;
     private final PendingRequests pending = new PendingRequests();
-    private ReplyCache replies = new LastReplyCache();
+    private ReplyCache replies;
     private OrderingStep ordering = new SequenceOrderingStep();
     private DeliveryWorker worker;
 
@@ -41,6 +41,7 @@ public final class RmDestination {
         this.counters = counters;
         this.timer = timer;
         this.sequences = new InboundSequences(settings.maxSequences(), settings.window());
+        this.replies = new LastReplyCache(settings.replyCacheDepth());
     }
 
     public InboundSequences sequences() {
@@ -134,7 +135,7 @@ public final class RmDestination {
                 r.removeExchange(x);
                 counters.holdTimeouts.incrementAndGet();
                 LOG.info("{} not delivered within {}; answering its exchange with a fault", r, settings.holdTimeout());
-                x.answer(FaultEnvelopes.serialise(r.message(), RmFault.notAvailable(r + " was not delivered within "
+                x.answer(FaultEnvelopes.serialise(r.message(), RmFault.notYetAvailable(r + " was not delivered within "
                         + settings.holdTimeout().toMillis() + " ms (an earlier message of its sequence is missing); "
                         + "retransmit it: once delivered it is answered from the reply cache")));
             }

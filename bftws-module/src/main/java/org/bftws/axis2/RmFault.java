@@ -22,9 +22,22 @@ public final class RmFault extends AxisFault {
     private final QName rmCode;
 
     private RmFault(String name, boolean sender, String reason) {
-        super(sender ? SENDER : RECEIVER, List.of(new QName(Wsrm.NS, name, Wsrm.PREFIX)), reason, null);
-        this.rmCode = new QName(Wsrm.NS, name, Wsrm.PREFIX);
+        this(new QName(Wsrm.NS, name, Wsrm.PREFIX), sender, reason);
     }
+
+    private RmFault(QName code, boolean sender, String reason) {
+        super(sender ? SENDER : RECEIVER, List.of(code), reason, null);
+        this.rmCode = code;
+    }
+
+    /** BFT-WS's own fault names (not in WS-RM 1.1), in namespace {@value Wsrm#BFTWS_NS}. */
+    private static QName bftws(String name) {
+        return new QName(Wsrm.BFTWS_NS, name, "bftws");
+    }
+
+    /** Fault names after which a sender should retransmit the same message later. */
+    public static final java.util.Set<QName> RETRY_LATER = java.util.Set.of(bftws("ReplyNotYetAvailable"),
+            bftws("MessageBeyondWindow"));
 
     /** The wsrm fault name, e.g. {@code wsrm:UnknownSequence}. */
     public QName rmCode() {
@@ -67,7 +80,7 @@ public final class RmFault extends AxisFault {
 
     /** Message number beyond the buffering window: refused now, the sender retransmits it later. */
     public static RmFault beyondWindow(String id, long n, long delivered, long window) {
-        return new RmFault("MessageNumberRollover", false, "Message " + n + " of sequence " + id
+        return new RmFault(bftws("MessageBeyondWindow"), false, "Message " + n + " of sequence " + id
                 + " is more than " + window + " messages ahead of the last delivered one (" + delivered
                 + "); it was not buffered, retransmit it once the earlier messages are acknowledged");
     }
@@ -77,8 +90,13 @@ public final class RmFault extends AxisFault {
         return new RmFault("InvalidMessage", true, "Invalid WS-ReliableMessaging message: " + why);
     }
 
-    /** A request that this node can no longer answer or did not answer in time; the reason says which. */
-    public static RmFault notAvailable(String why) {
-        return new RmFault("ReplyNotAvailable", false, why);
+    /** A request not delivered yet (hold timeout, or still being processed): retransmit it later. */
+    public static RmFault notYetAvailable(String why) {
+        return new RmFault(bftws("ReplyNotYetAvailable"), false, why);
+    }
+
+    /** A request delivered long ago whose reply the cache no longer holds: final, retransmitting will not help. */
+    public static RmFault replyForgotten(String why) {
+        return new RmFault(bftws("ReplyForgotten"), false, why);
     }
 }

@@ -68,8 +68,8 @@ class SequenceOrderTest {
     }
 
     @Test
-    void theLastReplyCacheAnswersOnlyForTheLastDeliveredMessage() {
-        LastReplyCache cache = new LastReplyCache();
+    void theLastReplyCacheAnswersOnlyForTheLastDeliveredMessages() {
+        LastReplyCache cache = new LastReplyCache(1);
         cache.put("s", 1, new ReplyCache.CachedReply(new byte[] {1}, "text/xml", false));
         cache.put("s", 2, new ReplyCache.CachedReply(new byte[] {2}, "text/xml", false));
         assertTrue(cache.get("s", 1).isEmpty());

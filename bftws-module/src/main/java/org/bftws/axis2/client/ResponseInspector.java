@@ -2,7 +2,6 @@ package org.bftws.axis2.client;
 
 import java.io.ByteArrayInputStream;
 import java.util.List;
-import java.util.Set;
 
 import javax.xml.namespace.QName;
 
@@ -13,7 +12,6 @@ import org.apache.axiom.soap.SOAPFaultSubCode;
 import org.apache.axis2.kernel.TransportUtils;
 import org.bftws.axis2.RmFault;
 import org.bftws.axis2.RmHeaders;
-import org.bftws.rm.Wsrm;
 
 /**
  * Reads what the RM source needs from a node's response: its acknowledgements and whether it is a WS-RM fault that
@@ -24,8 +22,6 @@ final class ResponseInspector {
     /** @param retry true for a fault that means "not yet, send it again later" */
     record Inspection(List<RmHeaders.Ack> acks, boolean retry, String fault) {
     }
-
-    private static final Set<String> RETRY = Set.of("ReplyNotAvailable", "MessageNumberRollover");
 
     private ResponseInspector() {
     }
@@ -50,8 +46,9 @@ final class ResponseInspector {
         QName code = fault.getCode() == null ? null : fault.getCode().getValueAsQName();
         SOAPFaultSubCode sub = fault.getCode() == null ? null : fault.getCode().getSubCode();
         QName rmCode = sub != null ? sub.getValueAsQName() : code;
-        boolean rm = rmCode != null && Wsrm.NS.equals(rmCode.getNamespaceURI());
         String reason = fault.getReason() == null ? "" : fault.getReason().getText();
-        return new Inspection(acks, rm && RETRY.contains(rmCode.getLocalPart()), rmCode + ": " + reason);
+        boolean retry = rmCode != null && RmFault.RETRY_LATER.stream().anyMatch(q -> q.getNamespaceURI()
+                .equals(rmCode.getNamespaceURI()) && q.getLocalPart().equals(rmCode.getLocalPart()));
+        return new Inspection(acks, retry, rmCode + ": " + reason);
     }
 }

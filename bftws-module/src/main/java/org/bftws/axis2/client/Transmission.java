@@ -97,7 +97,6 @@ final class Transmission implements Runnable {
             HttpEntity entity = response.getEntity();
             byte[] body = entity == null ? new byte[0] : EntityUtils.toByteArray(entity);
             String type = entity == null || entity.getContentType() == null ? null : entity.getContentType().getValue();
-            if (Boolean.getBoolean("bftws.debugWire")) { System.err.println(">>> " + new String(message.body()) + "\n<<< " + response.getStatusLine() + " " + new String(body)); }
             return new NodeReply(node, response.getStatusLine().getStatusCode(), type, body);
         }
     }
