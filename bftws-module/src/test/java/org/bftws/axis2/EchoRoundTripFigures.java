@@ -1,0 +1,67 @@
+package org.bftws.axis2;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.ConfigurationContextFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Prints echo round-trip figures on loopback, one client thread: plain Axis2 against the same echo over the
+ * module's WS-RM layer. A measurement, not a test (no timed assertion): run it with
+ * {@code mvn -B -pl bftws-module -am test -Dtest=EchoRoundTripFigures -Dbftws.bench=true
+ * -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@EnabledIfSystemProperty(named = "bftws.bench", matches = "true")
+class EchoRoundTripFigures {
+
+    private static final int WARMUP = 1_000;
+    private static final int SAMPLES = 3_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void printEchoRoundTripsPlainAndOverWsrm() throws Exception {
+        String[] items = new String[10];
+        Arrays.fill(items, "0123456789");
+        try (NodeServer plain = NodeServer.start(TestNodes.repository(dir.resolve("plain"), true),
+                TestNodes.PLAIN_AXIS2_XML, 0)) {
+            ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
+                    TestNodes.repository(dir.resolve("plain-client"), false).toString(),
+                    TestNodes.PLAIN_AXIS2_XML.toString());
+            print("plain Axis2", run(TestNodes.serviceClient(ctx, plain.endpoint("EchoService")), items));
+        }
+        try (NodeServer rm = TestNodes.echoNode(dir)) {
+            ConfigurationContext ctx = TestNodes.client(dir, true);
+            print("WS-RM (bftws)", run(TestNodes.serviceClient(ctx, rm.endpoint("EchoService")), items));
+        }
+    }
+
+    private static long[] run(ServiceClient client, String[] items) throws Exception {
+        for (int i = 0; i < WARMUP; i++) {
+            TestNodes.call(client, TestNodes.echo(items));
+        }
+        long[] nanos = new long[SAMPLES];
+        for (int i = 0; i < SAMPLES; i++) {
+            long t0 = System.nanoTime();
+            TestNodes.call(client, TestNodes.echo(items));
+            nanos[i] = System.nanoTime() - t0;
+        }
+        return nanos;
+    }
+
+    private static void print(String what, long[] nanos) {
+        long total = Arrays.stream(nanos).sum();
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        System.out.printf("echo round trips, %s, 1 client thread, 10 items: %.0f req/s, mean %.3f ms, "
+                        + "p50 %.3f ms, p99 %.3f ms (%d samples)%n", what, nanos.length / (total / 1e9),
+                total / 1e6 / nanos.length, sorted[nanos.length / 2] / 1e6, sorted[nanos.length * 99 / 100] / 1e6,
+                nanos.length);
+    }
+}
