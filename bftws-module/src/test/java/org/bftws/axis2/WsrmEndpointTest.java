@@ -75,6 +75,23 @@ class WsrmEndpointTest {
     }
 
     @Test
+    void aServiceFaultIsCapturedAsTheReplyAndReachesTheClientAsAFault() throws Exception {
+        ServiceClient client = TestNodes.serviceClient(rmClient, endpoint);
+        client.getOptions().setProperty(org.bftws.axis2.client.RmSource.SEQUENCE_KEY, "fault");
+        org.apache.axiom.om.OMFactory f = org.apache.axiom.om.OMAbstractFactory.getOMFactory();
+        org.apache.axiom.om.OMNamespace e = f.createOMNamespace(org.bftws.samples.echo.EchoService.NS, "e");
+        OMElement set = f.createOMElement("set_state", e);
+        OMElement state = f.createOMElement("state", e, set);
+        state.addAttribute("digest", "00", null);
+        long delivered = BftwsNode.of(server.context()).destination().deliveredCount();
+        AxisFault fault = assertThrows(AxisFault.class, () -> TestNodes.call(client, set));
+        assertTrue(fault.getMessage().contains("does not match"), fault.getMessage());
+        assertEquals(delivered + 1, BftwsNode.of(server.context()).destination().deliveredCount());
+        // The sequence goes on after the fault.
+        assertEquals("echoResponse", TestNodes.call(client, TestNodes.echo("x", "y")).getLocalName());
+    }
+
+    @Test
     void terminateSequenceMakesTheServerForgetTheSequence() throws Exception {
         ServiceClient client = TestNodes.serviceClient(rmClient, endpoint);
         client.getOptions().setProperty(org.bftws.axis2.client.RmSource.SEQUENCE_KEY, "terminate");
