@@ -91,6 +91,35 @@ class WsrmEndpointTest {
         assertEquals("echoResponse", TestNodes.call(client, TestNodes.echo("x", "y")).getLocalName());
     }
 
+    private static String post(String header) throws Exception {
+        String envelope = "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/' "
+                + "xmlns:wsa='http://www.w3.org/2005/08/addressing' "
+                + "xmlns:wsrm='http://docs.oasis-open.org/ws-rx/wsrm/200702'><s:Header>"
+                + "<wsa:To>" + endpoint + "</wsa:To><wsa:Action>http://bftws.org/samples/echo/echo</wsa:Action>"
+                + "<wsa:MessageID>urn:uuid:" + java.util.UUID.randomUUID() + "</wsa:MessageID>" + header
+                + "</s:Header><s:Body><e:echo xmlns:e='http://bftws.org/samples/echo'/></s:Body></s:Envelope>";
+        var request = java.net.http.HttpRequest.newBuilder(URI.create(endpoint))
+                .header("Content-Type", "text/xml; charset=UTF-8").header("SOAPAction", "\"\"")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(envelope)).build();
+        var response = java.net.http.HttpClient.newHttpClient().send(request,
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(500, response.statusCode(), response.body());
+        return response.body();
+    }
+
+    @Test
+    void anUnknownSequenceOrAMalformedMessageNumberGetsAWsrmFaultThatSaysWhatIsWrong() throws Exception {
+        String unknown = post("<wsrm:Sequence s:mustUnderstand='1'><wsrm:Identifier>urn:uuid:nope</wsrm:Identifier>"
+                + "<wsrm:MessageNumber>1</wsrm:MessageNumber></wsrm:Sequence>");
+        assertTrue(unknown.contains("UnknownSequence") && unknown.contains("urn:uuid:nope"), unknown);
+        String malformed = post("<wsrm:Sequence><wsrm:Identifier>urn:uuid:x</wsrm:Identifier>"
+                + "<wsrm:MessageNumber>seven</wsrm:MessageNumber></wsrm:Sequence>");
+        assertTrue(malformed.contains("InvalidMessage") && malformed.contains("'seven' is not a number"), malformed);
+        String zero = post("<wsrm:Sequence><wsrm:Identifier>urn:uuid:x</wsrm:Identifier>"
+                + "<wsrm:MessageNumber>0</wsrm:MessageNumber></wsrm:Sequence>");
+        assertTrue(zero.contains("at least 1"), zero);
+    }
+
     @Test
     void terminateSequenceMakesTheServerForgetTheSequence() throws Exception {
         ServiceClient client = TestNodes.serviceClient(rmClient, endpoint);
