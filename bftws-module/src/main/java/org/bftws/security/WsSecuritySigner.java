@@ -47,6 +47,9 @@ final class WsSecuritySigner {
     /** Signs {@code envelope} in place. */
     void sign(Document envelope) throws WSSecurityException, SecurityRefusal {
         WSSecHeader header = new WSSecHeader(envelope);
+        // A signed fault is still readable by peers that do not check it: Rampart skips security processing of
+        // faults, and Axis2 would then reject a mustUnderstand Security header instead of showing the fault.
+        header.setMustUnderstand(!isFault(parts.body(envelope)));
         header.insertSecurityHeader();
         WSSecTimestamp timestamp = new WSSecTimestamp(header);
         timestamp.setWsTimeSource(clock::instant);
@@ -71,5 +74,14 @@ final class WsSecuritySigner {
             signature.getParts().add(new WSEncryptionPart(h.getLocalPart(), h.getNamespaceURI(), "Element"));
         }
         signature.build(crypto);
+    }
+
+    private static boolean isFault(Element body) {
+        for (org.w3c.dom.Node n = body.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e) {
+                return "Fault".equals(e.getLocalName()) && body.getNamespaceURI().equals(e.getNamespaceURI());
+            }
+        }
+        return false;
     }
 }
