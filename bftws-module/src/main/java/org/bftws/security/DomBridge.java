@@ -16,9 +16,9 @@ import org.w3c.dom.Document;
 import org.xml.sax.SAXException;
 
 /**
- * AXIOM to DOM and back, the one costly step of using WSS4J under Axis2. AXIOM is serialised once and parsed by the
- * JDK's DOM parser (measured faster than AXIOM's own DOM implementation for small messages, and it is the DOM
- * Santuario is tested on); a signed DOM returns to AXIOM by walking it, with no second parse.
+ * AXIOM to DOM and back for WSS4J. AXIOM is serialised once and parsed by the JDK's DOM parser (the DOM Santuario
+ * is tested on); a signed DOM returns to AXIOM by walking it, with no second parse. Measured (SignVerifyTimingTest):
+ * 0.04 ms for a 7 KB signed request, against about 1 ms for the RSA-2048 signature itself.
  */
 final class DomBridge {
     private static final ThreadLocal<DocumentBuilder> BUILDERS = ThreadLocal.withInitial(DomBridge::newBuilder);
