@@ -77,15 +77,16 @@ public final class InboundSequence {
         return closed ? Arrival.CLOSED : n > delivered + window ? Arrival.BEYOND_WINDOW : Arrival.NEW;
     }
 
-    /** Message {@code n} was delivered to the service; delivery is in order, so {@code n} must be the next one. */
+    /**
+     * Message {@code n} was delivered to the service; delivery is in order, so {@code n} must be the next one. It
+     * counts as received even if this node never saw it (in BFT mode the body may have come from another replica).
+     */
     public synchronized void delivered(long n) {
         if (n != delivered + 1) {
             throw new IllegalStateException("sequence " + id + ": delivering message " + n + " but the next in order is "
                     + (delivered + 1));
         }
-        if (!received.contains(n)) {
-            throw new IllegalStateException("sequence " + id + ": message " + n + " delivered before it arrived");
-        }
+        received.add(n);
         delivered = n;
     }
 

@@ -9,8 +9,8 @@ import java.util.Optional;
  */
 public interface ReplyCache {
 
-    /** A serialised reply envelope exactly as it went on the wire. */
-    record CachedReply(byte[] envelope, String contentType) {
+    /** A serialised reply envelope exactly as it went on the wire; {@code fault} when it is a SOAP fault. */
+    record CachedReply(byte[] envelope, String contentType, boolean fault) {
     }
 
     void put(String sequenceId, long messageNumber, CachedReply reply);

@@ -35,7 +35,8 @@ public class SecurityHandler extends AbstractHandler {
             return InvocationResponse.CONTINUE;
         }
         MessageAuthenticator authenticator = runtime.authenticator(profile).orElseThrow(() -> new AxisFault(
-                "BFT-WS security: profile " + profile.name().toLowerCase() + " has no implementation on this node"));
+                "BFT-WS security: group " + group.get().service() + " uses profile " + profile.name().toLowerCase()
+                        + ", which this node cannot apply (no party name set, or no authenticator registered for it)"));
         try {
             if (incoming) {
                 AuthenticatedParty sender = authenticator.authenticate(message, group.get());

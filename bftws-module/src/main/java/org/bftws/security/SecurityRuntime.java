@@ -4,12 +4,14 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.description.AxisModule;
 import org.apache.axis2.description.Parameter;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.config.GroupConfig;
@@ -21,16 +23,17 @@ import org.bftws.config.SecurityProfile;
 /**
  * The security state of one Axis2 node (replica or client): who it is, the deployment, one authenticator per
  * profile and the refusal counters. BftModule installs it at start-up with {@link #install}; without that, the
- * handler builds it from the axis2.xml parameters {@code bftws.replicas} (path of replicas.xml) and
- * {@code bftws.party} (this node's or client's name), or the system properties of the same names.
+ * handler builds it from the bftws module parameters {@code replicasConfig} and {@code party} ({@link #of}).
  */
 public final class SecurityRuntime {
     /** ConfigurationContext property under which the runtime lives. */
     public static final String CONTEXT_PROPERTY = SecurityRuntime.class.getName();
     /** MessageContext property: the {@link AuthenticatedParty} that sent a verified incoming message. */
     public static final String AUTHENTICATED_PARTY = "org.bftws.security.authenticatedParty";
-    public static final String PARAM_REPLICAS = "bftws.replicas";
-    public static final String PARAM_PARTY = "bftws.party";
+    /** bftws module parameters (module.xml, axis2.xml moduleConfig) or system properties bftws.NAME. */
+    public static final String PARAM_REPLICAS = "replicasConfig";
+    public static final String PARAM_PARTY = "party";
+    private static final String MODULE_NAME = "bftws";
 
     private final ReplicasConfig config;
     private final String self;
@@ -38,14 +41,17 @@ public final class SecurityRuntime {
     private final Map<SecurityProfile, MessageAuthenticator> authenticators = new EnumMap<>(SecurityProfile.class);
     private final RefusalCounter refusals = new RefusalCounter();
 
+    /** @param self this node's or client's name in {@code config}; null for a party without keys */
     public SecurityRuntime(ReplicasConfig config, String self) {
-        if (!config.partyNames().contains(self)) {
+        if (self != null && !config.partyNames().contains(self)) {
             throw new IllegalArgumentException("replicas.xml names no node or client '" + self + "'");
         }
         this.config = config;
         this.self = self;
-        this.ownGroup = config.groupOfNode(self);
-        authenticators.put(SecurityProfile.WSSEC, new WsSecurityAuthenticator(config, self));
+        this.ownGroup = self == null ? Optional.empty() : config.groupOfNode(self);
+        if (self != null) {
+            authenticators.put(SecurityProfile.WSSEC, new WsSecurityAuthenticator(config, self));
+        }
     }
 
     /** Makes {@code runtime} the one every SecurityHandler of {@code context} uses. */
@@ -54,7 +60,12 @@ public final class SecurityRuntime {
         return runtime;
     }
 
-    /** The runtime of {@code context}, built from its parameters on first use; IllegalStateException if none. */
+    /**
+     * The runtime of {@code context}, built on first use from the bftws module's parameters {@code replicasConfig}
+     * and {@code party} (system properties {@code bftws.replicasConfig} and {@code bftws.party} win, as for the rest
+     * of the module). No replicas.xml means no groups and so nothing to protect; a replicas.xml whose groups need
+     * keys without a party name is refused (IllegalStateException), because such a node could not check anything.
+     */
     public static synchronized SecurityRuntime of(ConfigurationContext context) {
         Object existing = context.getProperty(CONTEXT_PROPERTY);
         if (existing instanceof SecurityRuntime runtime) {
@@ -62,17 +73,27 @@ public final class SecurityRuntime {
         }
         String replicas = setting(context, PARAM_REPLICAS);
         String party = setting(context, PARAM_PARTY);
-        if (replicas == null || party == null) {
-            throw new IllegalStateException("BFT-WS security is not configured on this node: set the parameters "
-                    + PARAM_REPLICAS + " and " + PARAM_PARTY + " in axis2.xml, or have BftModule install it");
+        if (replicas == null) {
+            return install(context, new SecurityRuntime(new ReplicasConfig(List.of(), List.of()), null));
         }
-        ReplicasConfig config = ReplicasConfigReader.read(Path.of(replicas), KeyFileCheck.forParty(party));
+        ReplicasConfig config = ReplicasConfigReader.read(Path.of(replicas),
+                party == null ? KeyFileCheck.none() : KeyFileCheck.forParty(party));
+        if (party == null && config.groups().stream().anyMatch(g -> g.security().needsKeys())) {
+            throw new IllegalStateException(replicas + " protects its groups with signatures or MACs, but this node"
+                    + " has no party name: set the bftws module parameter '" + PARAM_PARTY + "' or -Dbftws."
+                    + PARAM_PARTY + " to its node or client name");
+        }
         return install(context, new SecurityRuntime(config, party));
     }
 
     private static String setting(ConfigurationContext context, String name) {
-        Parameter p = context.getAxisConfiguration().getParameter(name);
-        return p != null && p.getValue() != null ? p.getValue().toString() : System.getProperty(name);
+        String value = System.getProperty("bftws." + name);
+        if (value == null) {
+            AxisModule module = context.getAxisConfiguration().getModule(MODULE_NAME);
+            Parameter p = module == null ? null : module.getParameter(name);
+            value = p == null || p.getValue() == null ? null : p.getValue().toString();
+        }
+        return value == null || value.isBlank() ? null : value.trim();
     }
 
     /** Plugs in the authenticator of a profile (issue 4 registers {@code mac}). */
@@ -86,7 +107,10 @@ public final class SecurityRuntime {
 
     /** This party's wssec profile for {@code group}: the programmatic sign / verify API. */
     public WsSecurity wsSecurity(GroupConfig group) {
-        return ((WsSecurityAuthenticator) authenticators.get(SecurityProfile.WSSEC)).security(group);
+        if (!(authenticators.get(SecurityProfile.WSSEC) instanceof WsSecurityAuthenticator wssec)) {
+            throw new IllegalStateException("this node has no party name, so no keys to sign with");
+        }
+        return wssec.security(group);
     }
 
     public RefusalCounter refusals() { return refusals; }

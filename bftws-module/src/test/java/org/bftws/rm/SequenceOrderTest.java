@@ -68,10 +68,10 @@ class SequenceOrderTest {
     }
 
     @Test
-    void theLastReplyCacheAnswersOnlyForTheLastDeliveredMessage() {
-        LastReplyCache cache = new LastReplyCache();
-        cache.put("s", 1, new ReplyCache.CachedReply(new byte[] {1}, "text/xml"));
-        cache.put("s", 2, new ReplyCache.CachedReply(new byte[] {2}, "text/xml"));
+    void theLastReplyCacheAnswersOnlyForTheLastDeliveredMessages() {
+        LastReplyCache cache = new LastReplyCache(1);
+        cache.put("s", 1, new ReplyCache.CachedReply(new byte[] {1}, "text/xml", false));
+        cache.put("s", 2, new ReplyCache.CachedReply(new byte[] {2}, "text/xml", false));
         assertTrue(cache.get("s", 1).isEmpty());
         assertEquals(2, cache.get("s", 2).orElseThrow().envelope()[0]);
         cache.forget("s");

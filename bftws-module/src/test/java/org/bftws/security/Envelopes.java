@@ -16,14 +16,23 @@ final class Envelopes {
     }
 
     static String request(String to, String text) {
+        return request(to, text, true);
+    }
+
+    /** Without the WS-RM Sequence header: an application message a plain (non-RM) endpoint accepts. */
+    static String requestWithoutSequence(String to, String text) {
+        return request(to, text, false);
+    }
+
+    private static String request(String to, String text, boolean withSequence) {
         return "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
                 + " xmlns:wsa=\"" + WSA + "\" xmlns:wsrm=\"" + WSRM + "\">"
                 + "<soapenv:Header>"
                 + "<wsa:To>" + to + "</wsa:To>"
                 + "<wsa:MessageID>urn:uuid:6d3c2b0a-1f4e-4a7b-9a77-5f3f0e2c1d11</wsa:MessageID>"
                 + "<wsa:Action>urn:echo</wsa:Action>"
-                + "<wsrm:Sequence><wsrm:Identifier>urn:uuid:seq-1</wsrm:Identifier>"
-                + "<wsrm:MessageNumber>1</wsrm:MessageNumber></wsrm:Sequence>"
+                + (withSequence ? "<wsrm:Sequence><wsrm:Identifier>urn:uuid:seq-1</wsrm:Identifier>"
+                + "<wsrm:MessageNumber>1</wsrm:MessageNumber></wsrm:Sequence>" : "")
                 + "</soapenv:Header>"
                 + "<soapenv:Body><ns:echo xmlns:ns=\"http://echo.bftws.org\"><ns:text>" + text + "</ns:text></ns:echo>"
                 + "</soapenv:Body></soapenv:Envelope>";

@@ -48,10 +48,10 @@ final class SecuredAxis2Node implements AutoCloseable {
         return new SecuredAxis2Node(ctx, server, port);
     }
 
-    /** An Axis2 repository directory with the addressing module (copied to target/test-modules by the build). */
+    /** An Axis2 repository directory with the addressing module (copied to target/axis2-modules by the build). */
     static Path prepareRepository(Path repository) throws IOException {
         Path modules = Files.createDirectories(repository.resolve("modules"));
-        Files.copy(Path.of("target/test-modules/addressing.mar"), modules.resolve("addressing.mar"),
+        Files.copy(Path.of("target/axis2-modules/addressing.mar"), modules.resolve("addressing.mar"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         return repository;
     }

@@ -87,7 +87,11 @@ class SecurityHandlerHttpTest {
 
     @Test
     void aSignedRawRequestIsAnswered() throws Exception {
-        SecuredAxis2Node.HttpAnswer answer = node.post(signed(deployment.security("client1"), "raw"));
+        // no wsrm:Sequence: with the bftws module's WS-RM layer engaged, a message of an unknown sequence would
+        // (rightly) be refused by WS-RM after it passed security
+        String request = Envelopes.requestWithoutSequence(node.endpoint(), "raw");
+        SecuredAxis2Node.HttpAnswer answer = node.post(
+                Envelopes.text(deployment.security("client1").sign(Envelopes.parse(request))));
         assertEquals(200, answer.status(), answer.body());
         assertTrue(answer.body().contains(">raw</ns:echoResponse>") || answer.body().contains(">raw<"), answer.body());
         assertTrue(answer.body().contains("wsse:Security"), "the reply is signed: " + answer.body());
