@@ -33,6 +33,10 @@ record DeploymentKeys(Path truststore, String password, XmlElement element) {
         return new DeploymentKeys(truststore, password, keys);
     }
 
+    KeysConfig toConfig() {
+        return truststore == null ? null : new KeysConfig(truststore, password);
+    }
+
     /** Where keygen puts, and nodes find, the keystore of a party whose element names none. */
     Path defaultKeystore(String name) {
         return truststore == null ? null : truststore.resolveSibling(name + ".p12");

@@ -58,7 +58,8 @@ final class GroupReader {
 
     private SecurityConfig security(XmlElement s) {
         if (s == null) {
-            return SecurityConfig.none();
+            return new SecurityConfig(SecurityProfile.NONE, keys.truststore(), keys.password(),
+                    SecurityConfig.DEFAULT_TIMESTAMP_TTL, SecurityConfig.DEFAULT_CLOCK_SKEW);
         }
         SecurityProfile profile = SecurityProfile.valueOf(s.required("profile").toUpperCase(Locale.ROOT));
         Duration ttl = duration(s, "timestampTtl", SecurityConfig.DEFAULT_TIMESTAMP_TTL);

@@ -57,7 +57,7 @@ public final class ReplicasConfigReader {
             checkKeyFiles(keys, groups, nodeOrigins, clients, clientOrigins, keyFiles, problems);
         }
         problems.throwIfAny();
-        return new ReplicasConfig(groups, clients);
+        return new ReplicasConfig(groups, clients, keys.toConfig());
     }
 
     private static void checkUniqueness(List<GroupConfig> groups, Map<GroupConfig, XmlElement> groupOrigins,
