@@ -40,6 +40,45 @@ class EchoRoundTripFigures {
             ConfigurationContext ctx = TestNodes.client(dir, true);
             print("WS-RM (bftws)", run(TestNodes.serviceClient(ctx, rm.endpoint("EchoService")), items));
         }
+        signed(items);
+    }
+
+    /** WS-RM with WS-Security X.509 signatures on every message (a one-node group with the wssec profile). */
+    private void signed(String[] items) throws Exception {
+        int port = NodeServer.freePort();
+        Path conf = dir.resolve("signed/replicas.xml");
+        java.nio.file.Files.createDirectories(conf.getParent());
+        java.nio.file.Files.writeString(conf, """
+                <replicas xmlns="urn:bftws:replicas:1">
+                  <keys truststore="keys/truststore.p12" storePassword="bench-pw"/>
+                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="0">
+                    <security profile="wssec"/>
+                    <node id="0" name="replica0" serviceEndpoint="http://127.0.0.1:%d/axis2/services/EchoService"
+                          controlEndpoint="http://127.0.0.1:%d/axis2/services/BftControl"/>
+                  </group>
+                  <client name="client1"/>
+                </replicas>
+                """.formatted(port, port));
+        var config = org.bftws.config.ReplicasConfigReader.read(conf, org.bftws.config.KeyFileCheck.none());
+        new org.bftws.security.KeyGenerator(config, false).run();
+        System.setProperty("bftws.replicasConfig", conf.toString());
+        try {
+            try (NodeServer node = NodeServer.start(TestNodes.repository(dir.resolve("signed/server"), true),
+                    TestNodes.AXIS2_XML, port)) {
+                org.bftws.security.SecurityRuntime.install(node.context(),
+                        new org.bftws.security.SecurityRuntime(config, "replica0"));
+                ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
+                        TestNodes.repository(dir.resolve("signed/client"), false).toString(),
+                        TestNodes.AXIS2_XML.toString());
+                org.bftws.security.SecurityRuntime.install(ctx,
+                        new org.bftws.security.SecurityRuntime(config, "client1"));
+                print("WS-RM + WS-Security signatures (wssec, RSA-2048)",
+                        run(TestNodes.serviceClient(ctx, "http://echo.bftws.group/axis2/services/EchoService"),
+                                items));
+            }
+        } finally {
+            System.clearProperty("bftws.replicasConfig");
+        }
     }
 
     private static long[] run(ServiceClient client, String[] items) throws Exception {
