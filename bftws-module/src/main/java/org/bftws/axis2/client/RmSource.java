@@ -3,8 +3,6 @@ package org.bftws.axis2.client;
 import java.net.URI;
 import java.util.UUID;
 
-import javax.xml.namespace.QName;
-
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.EndpointReference;
@@ -109,10 +107,5 @@ public final class RmSource {
         } finally {
             client.cleanup();
         }
-    }
-
-    /** The wsrm:CreateSequenceResponse QName, for tests that look at raw responses. */
-    public static QName createSequenceResponse() {
-        return new QName(Wsrm.NS, "CreateSequenceResponse");
     }
 }

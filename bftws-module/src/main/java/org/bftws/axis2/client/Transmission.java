@@ -12,7 +12,6 @@ import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.util.EntityUtils;
 import org.bftws.axis2.RmCounters;
 import org.bftws.axis2.RmHeaders;
-import org.bftws.rm.AckRanges;
 import org.bftws.rm.Backoff;
 import org.bftws.rm.OutboundSequence;
 import org.slf4j.Logger;
@@ -118,9 +117,5 @@ final class Transmission implements Runnable {
         if (!seen.acks().isEmpty() && !s.isAcknowledged(node.toString(), message.number())) {
             LOG.debug("{} answered message {} without acknowledging it", node, message.number());
         }
-    }
-
-    static boolean covers(java.util.List<AckRanges.Range> ranges, long n) {
-        return ranges.stream().anyMatch(r -> r.lower() <= n && n <= r.upper());
     }
 }
