@@ -22,7 +22,10 @@ final class Checkpoints {
     private long stableSeq;
     private Digest stableDigest = GENESIS;
     private List<Checkpoint> stableProof = List.of();
-    private final TreeMap<Long, Map<Integer, Checkpoint>> votes = new TreeMap<>();
+    /** Digests one sender may vouch for at one sequence number. */
+    static final int MAX_DIGESTS_PER_SENDER = 3;
+
+    private final TreeMap<Long, Map<Integer, Map<Digest, Checkpoint>>> votes = new TreeMap<>();
     private final TreeMap<Long, Checkpoint> own = new TreeMap<>();
 
     Checkpoints(Membership membership, ReplicaOptions options) {
@@ -65,21 +68,45 @@ final class Checkpoints {
     }
 
     /**
-     * Counts a valid checkpoint vote (a node's first vote for a sequence number counts; a different second one is
-     * ignored). Returns true when it made a newer checkpoint stable.
+     * Counts a valid checkpoint vote. A node that signs different digests for one sequence number (only a Byzantine
+     * one does) counts for each of them, up to {@link #MAX_DIGESTS_PER_SENDER}: a quorum of distinct senders still
+     * contains enough correct ones, and keeping only its first vote would let it hide its genuine one from a node
+     * that needs it (with f+1 of 2f+1 executors, a lagging executor may need it). When a sender's votes are full, a
+     * digest backed by more senders displaces its least-backed one, so junk cannot crowd out the genuine vote.
+     * Returns true when this made a newer checkpoint stable.
      */
     boolean add(Checkpoint c) {
         if (c.seq() <= stableSeq) {
             return false;
         }
-        Map<Integer, Checkpoint> atSeq = votes.computeIfAbsent(c.seq(), s -> new TreeMap<>());
-        if (atSeq.putIfAbsent(c.sender(), c) == null) {
+        Map<Integer, Map<Digest, Checkpoint>> atSeq = votes.computeIfAbsent(c.seq(), s -> new TreeMap<>());
+        Map<Digest, Checkpoint> bySender = atSeq.computeIfAbsent(c.sender(), s -> new TreeMap<>());
+        if (bySender.containsKey(c.state())) {
+            return false;
+        }
+        if (bySender.size() >= MAX_DIGESTS_PER_SENDER) {
+            // Full: a digest other senders back displaces this sender's least-backed one, junk does not.
+            Digest weakest = null;
+            for (Digest d : bySender.keySet()) {
+                if (weakest == null || supporters(atSeq, d) < supporters(atSeq, weakest)) {
+                    weakest = d;
+                }
+            }
+            if (supporters(atSeq, c.state()) + 1 <= supporters(atSeq, weakest)) {
+                return false;
+            }
+            bySender.remove(weakest);
+        }
+        boolean firstFromSender = bySender.isEmpty();
+        bySender.put(c.state(), c);
+        if (firstFromSender) {
             forgetOldestBeyondLimit(c.sender());
         }
         List<Checkpoint> matching = new ArrayList<>();
-        for (Checkpoint v : atSeq.values()) {
-            if (v.state().equals(c.state())) {
-                matching.add(v);
+        for (Map<Digest, Checkpoint> v : atSeq.values()) {
+            Checkpoint same = v.get(c.state());
+            if (same != null) {
+                matching.add(same);
             }
         }
         if (matching.size() < membership.checkpointQuorum()) {
@@ -87,6 +114,16 @@ final class Checkpoints {
         }
         makeStable(c.seq(), c.state(), matching);
         return true;
+    }
+
+    private static int supporters(Map<Integer, Map<Digest, Checkpoint>> atSeq, Digest d) {
+        int n = 0;
+        for (Map<Digest, Checkpoint> v : atSeq.values()) {
+            if (v.containsKey(d)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /**
@@ -97,13 +134,13 @@ final class Checkpoints {
     private void forgetOldestBeyondLimit(int sender) {
         int limit = 2 * options.watermarkWindow() / options.checkpointInterval() + 2;
         List<Long> held = new ArrayList<>();
-        for (Map.Entry<Long, Map<Integer, Checkpoint>> e : votes.entrySet()) {
+        for (Map.Entry<Long, Map<Integer, Map<Digest, Checkpoint>>> e : votes.entrySet()) {
             if (e.getValue().containsKey(sender)) {
                 held.add(e.getKey());
             }
         }
         for (int i = 0; i < held.size() - limit; i++) {
-            Map<Integer, Checkpoint> atSeq = votes.get(held.get(i));
+            Map<Integer, Map<Digest, Checkpoint>> atSeq = votes.get(held.get(i));
             atSeq.remove(sender);
             if (atSeq.isEmpty()) {
                 votes.remove(held.get(i));

@@ -182,7 +182,9 @@ public final class ExecutionNode implements Node {
     private void onSnapshot(StateSnapshot snapshot) {
         StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, execution.lastQueued());
         if (accepted != null) {
-            checkpoints.adopt(snapshot.seq(), accepted.digest(), snapshot.proof());
+            if (!snapshot.proof().isEmpty()) {
+                checkpoints.adopt(snapshot.seq(), accepted.digest(), snapshot.proof());
+            }
             execution.install(accepted.state(), accepted.encoded());
         }
     }

@@ -540,7 +540,7 @@ public final class Replica implements Node {
         if (accepted == null) {
             return;
         }
-        if (checkpoints.adopt(snapshot.seq(), accepted.digest(), snapshot.proof())) {
+        if (!snapshot.proof().isEmpty() && checkpoints.adopt(snapshot.seq(), accepted.digest(), snapshot.proof())) {
             log.discardUpTo(snapshot.seq());
         }
         if (execution != null) {

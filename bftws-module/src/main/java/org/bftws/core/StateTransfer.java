@@ -79,18 +79,22 @@ final class StateTransfer {
             out.drop(s, "older than the checkpoint needed (" + target + ")");
             return null;
         }
-        if (s.proof().isEmpty()) {
-            out.drop(s, "no proof");
-            return null;
-        }
-        Digest claimed = s.proof().get(0).state();
-        if (!checkpoints.proves(s.seq(), claimed, s.proof())) {
-            out.drop(s, "its proof does not show the checkpoint stable");
+        Digest claimed;
+        if (!s.proof().isEmpty()) {
+            claimed = s.proof().get(0).state();
+            if (!checkpoints.proves(s.seq(), claimed, s.proof())) {
+                out.drop(s, "its proof does not show the checkpoint stable");
+                return null;
+            }
+        } else if (s.seq() == checkpoints.stableSeq()) {
+            claimed = checkpoints.stableDigest();
+        } else {
+            out.drop(s, "no proof, and not the stable checkpoint this node knows");
             return null;
         }
         byte[] bytes = s.state();
         if (!Digest.of(bytes).equals(claimed)) {
-            out.drop(s, "state does not match the digest its proof certifies");
+            out.drop(s, "state does not match the stable checkpoint's digest");
             return null;
         }
         CheckpointState state;

@@ -98,13 +98,23 @@ final class StatusResponder {
         answer(fs, execution, replica.checkpoints, replica.out, replica.id());
     }
 
+    /**
+     * Serves the stable checkpoint with its proof; failing that, this node's own checkpoint at exactly the requested
+     * sequence number without proof (the requester knows the stable digest and checks the bytes against it). The
+     * latter lets a node that has not yet seen the checkpoint become stable still help one that has.
+     */
     static void answer(FetchState fs, ExecutionStage execution, Checkpoints cp, Outbox out, int self) {
         long s = cp.stableSeq();
-        byte[] state = execution == null ? null : execution.encodedState(s);
-        if (s == 0 || s < fs.seq() || state == null) {
-            out.drop(fs, "no stable checkpoint at or after " + fs.seq() + " here");
+        byte[] stable = execution == null ? null : execution.encodedState(s);
+        if (s > 0 && s >= fs.seq() && stable != null) {
+            out.toNode(fs.sender(), new StateSnapshot(s, stable, cp.stableProof(), self));
             return;
         }
-        out.toNode(fs.sender(), new StateSnapshot(s, state, cp.stableProof(), self));
+        byte[] own = execution == null ? null : execution.encodedState(fs.seq());
+        if (own != null) {
+            out.toNode(fs.sender(), new StateSnapshot(fs.seq(), own, java.util.List.of(), self));
+            return;
+        }
+        out.drop(fs, "no checkpoint at or after " + fs.seq() + " here");
     }
 }

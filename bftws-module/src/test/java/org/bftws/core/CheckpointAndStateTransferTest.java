@@ -137,7 +137,7 @@ class CheckpointAndStateTransferTest {
         byte[] bad = s.state();
         bad[bad.length - 1] ^= 1;
         c.inject(3, new StateSnapshot(s.seq(), bad, s.proof(), s.sender()));
-        assertTrue(c.droppedSomething(3, "does not match the digest"));
+        assertTrue(c.droppedSomething(3, "does not match the stable checkpoint"));
         assertEquals(0, c.nodes[3].lastExecuted(), "the corrupted state was not installed");
         List<Checkpoint> tooSmall = s.proof().subList(0, 2);
         c.inject(3, new StateSnapshot(s.seq(), s.state(), tooSmall, s.sender()));
@@ -157,5 +157,19 @@ class CheckpointAndStateTransferTest {
         other.executed(new RequestId("a", 2), new byte[] {1, 2});
         assertFalse(Digest.of(s.encode()).equals(Digest.of(new CheckpointState(8, new byte[] {7}, other).encode())),
                 "two states that differ only in the reply table have different digests");
+    }
+
+    @Test
+    void aByzantineExecutorFloodingJunkCheckpointsCannotHideItsGenuineVoteFromALaggingExecutor() {
+        // Configuration II: checkpoints need f+1 = 2 of the 3 executors; node 0 lags, node 1 is Byzantine.
+        TestCluster c = new TestCluster(Membership.configurationII(1), new ReplicaOptions(4, 8, 1, 0, 4, 50, 10, 10, 8));
+        Digest genuine = Digest.of(new byte[] {42});
+        for (int junk = 0; junk < 6; junk++) {
+            c.inject(0, new Checkpoint(4, Digest.of(new byte[] {(byte) junk}), 1));
+        }
+        c.inject(0, new Checkpoint(4, genuine, 2));
+        assertEquals(0, c.nodes[0].stableCheckpoint());
+        c.inject(0, new Checkpoint(4, genuine, 1));
+        assertEquals(4, c.nodes[0].stableCheckpoint(), "the genuine vote, backed by a second executor, counts");
     }
 }
