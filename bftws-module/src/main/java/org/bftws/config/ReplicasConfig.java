@@ -3,13 +3,21 @@ package org.bftws.config;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
-/** Everything conf/replicas.xml says: the replicated groups and the clients allowed to call them. */
-public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> clients) {
+/**
+ * Everything conf/replicas.xml says: the replicated groups, the clients allowed to call them and where the keys
+ * are ({@code keys} is null when the file has no {@code <keys>}, which only a deployment without security may do).
+ */
+public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> clients, KeysConfig keys) {
 
     public ReplicasConfig {
         groups = List.copyOf(groups);
         clients = List.copyOf(clients);
+    }
+
+    public ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> clients) {
+        this(groups, clients, null);
     }
 
     /** The group whose group endpoint is {@code endpoint}, if any: the test MulticastSender uses to take a message. */
@@ -20,5 +28,22 @@ public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> client
     /** The group that replicates the Axis2 service {@code service}, if any. */
     public Optional<GroupConfig> groupByService(String service) {
         return groups.stream().filter(g -> g.service().equals(service)).findFirst();
+    }
+
+    /** The group that has a node called {@code name}, if any. */
+    public Optional<GroupConfig> groupOfNode(String name) {
+        return groups.stream().filter(g -> g.nodes().stream().anyMatch(n -> n.name().equals(name))).findFirst();
+    }
+
+    /** The group with a node whose service or control endpoint is {@code endpoint}, if any. */
+    public Optional<GroupConfig> groupByNodeEndpoint(URI endpoint) {
+        return groups.stream().filter(g -> g.nodes().stream().anyMatch(
+                n -> n.serviceEndpoint().equals(endpoint) || n.controlEndpoint().equals(endpoint))).findFirst();
+    }
+
+    /** Every node and client name: the parties that hold keys and may sign. */
+    public List<String> partyNames() {
+        return Stream.concat(groups.stream().flatMap(g -> g.nodes().stream()).map(NodeConfig::name),
+                clients.stream().map(ClientConfig::name)).toList();
     }
 }

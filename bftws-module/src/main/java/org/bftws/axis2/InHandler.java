@@ -1,0 +1,110 @@
+package org.bftws.axis2;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.handlers.AbstractHandler;
+import org.bftws.axis2.delivery.ServiceDelivery;
+import org.bftws.rm.InboundSequence;
+import org.bftws.rm.Wsrm;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * In-flow handler of services that engage the module (paper 3.3.1.4). On a server, an application message must
+ * belong to a known sequence; its first copy is accepted, put in the In Message Queue (the ordering step) and the
+ * flow is SUSPENDed, so Axis2's HTTP worker waits until delivery answers the exchange. A copy of a waiting message
+ * waits for the same reply; a copy of a delivered one gets the cached reply. WS-RM protocol messages pass on to the
+ * module's operations. On a client, replies pass unchanged (the Voter sees them all).
+ */
+public final class InHandler extends AbstractHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(InHandler.class);
+
+    /** Message context properties: the inbound sequence and message number of an accepted request. */
+    public static final String SEQUENCE_ID = "bftws.inSequence";
+    public static final String MESSAGE_NUMBER = "bftws.inMessageNumber";
+
+    @Override
+    public InvocationResponse invoke(MessageContext mc) throws AxisFault {
+        if (!mc.isServerSide() || mc.getProperty(ServiceDelivery.DELIVERING) != null) {
+            return InvocationResponse.CONTINUE;
+        }
+        if (Wsrm.isControlAction(mc.getWSAAction())) {
+            // Piggy-backed acknowledgements and ack requests must count as understood; the operation handles them.
+            RmHeaders.acknowledgements(mc.getEnvelope());
+            RmHeaders.ackRequests(mc.getEnvelope());
+            return InvocationResponse.CONTINUE;
+        }
+        BftwsNode node = BftwsNode.of(mc.getConfigurationContext());
+        try {
+            return accept(mc, node);
+        } catch (RmFault f) {
+            node.counters().refused.incrementAndGet();
+            LOG.info("refused a message to {}: {}", serviceName(mc), f.getReason());
+            throw f.adaptTo(mc);
+        }
+    }
+
+    private InvocationResponse accept(MessageContext mc, BftwsNode node) throws AxisFault {
+        RmHeaders.SequenceHeader h = RmHeaders.sequence(mc.getEnvelope());
+        RmHeaders.acknowledgements(mc.getEnvelope());
+        RmHeaders.ackRequests(mc.getEnvelope());
+        if (h == null) {
+            throw RmFault.wsrmRequired("the message has no wsrm:Sequence header (namespace " + Wsrm.NS
+                    + "). Service " + serviceName(mc) + " accepts application messages only inside a WS-RM 1.1 "
+                    + "sequence: send CreateSequence first, then number each message with a wsrm:Sequence header");
+        }
+        EndpointReference replyTo = mc.getReplyTo();
+        if (replyTo != null && !replyTo.hasAnonymousAddress()) {
+            throw RmFault.invalidMessage("wsa:ReplyTo " + replyTo.getAddress() + " is not anonymous; this endpoint "
+                    + "answers on the HTTP back-channel only");
+        }
+        RmDestination dest = node.destination();
+        InboundSequence seq = dest.sequences().find(h.id()).orElseThrow(() -> RmFault.unknownSequence(h.id()));
+        if (!seq.service().equals(serviceName(mc))) {
+            throw RmFault.unknownSequence(h.id() + " (it belongs to service " + seq.service() + ", not "
+                    + serviceName(mc) + ")");
+        }
+        mc.setProperty(SEQUENCE_ID, seq.id());
+        mc.setProperty(MESSAGE_NUMBER, h.number());
+        switch (seq.accept(h.number())) {
+            case NEW -> {
+                mc.getEnvelope().build();
+                mc.setProperty(ServiceDelivery.SUSPENDED, Boolean.TRUE);
+                dest.accept(seq, h.number(), mc);
+                return InvocationResponse.SUSPEND;
+            }
+            case DUPLICATE_PENDING -> {
+                if (dest.join(seq.id(), h.number(), mc)) {
+                    return InvocationResponse.SUSPEND;
+                }
+                return fromCache(dest, seq, h.number(), mc);
+            }
+            case DUPLICATE_DELIVERED -> {
+                return fromCache(dest, seq, h.number(), mc);
+            }
+            case CLOSED -> throw RmFault.sequenceClosed(seq.id());
+            case BEYOND_WINDOW -> throw RmFault.beyondWindow(seq.id(), h.number(), seq.deliveredUpTo(),
+                    node.settings().window());
+            default -> throw new IllegalStateException("unhandled arrival");
+        }
+    }
+
+    private static InvocationResponse fromCache(RmDestination dest, InboundSequence seq, long n, MessageContext mc)
+            throws AxisFault {
+        if (dest.answerFromCache(seq.id(), n, mc)) {
+            return InvocationResponse.ABORT;
+        }
+        if (n <= seq.deliveredUpTo()) {
+            throw RmFault.replyForgotten("message " + n + " of sequence " + seq.id() + " was already delivered, and "
+                    + "its reply is no longer kept (the cache keeps the replies to the last delivered messages of a "
+                    + "sequence; raise replyCacheDepth when several threads share one sequence)");
+        }
+        throw RmFault.notYetAvailable("message " + n + " of sequence " + seq.id() + " was received and is still "
+                + "being processed; retransmit it later");
+    }
+
+    private static String serviceName(MessageContext mc) {
+        return mc.getAxisService() == null ? "?" : mc.getAxisService().getName();
+    }
+}

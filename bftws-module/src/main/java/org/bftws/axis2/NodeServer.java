@@ -1,0 +1,62 @@
+package org.bftws.axis2;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.ConfigurationContextFactory;
+import org.apache.axis2.transport.http.SimpleHTTPServer;
+
+/**
+ * One Axis2 node listening on 127.0.0.1-reachable HTTP: a repository (services/*.aar, modules/*.mar), an axis2.xml
+ * and a port. Used by tests and the testbed; stop it to release the port and the module's threads.
+ */
+public final class NodeServer implements AutoCloseable {
+
+    private final ConfigurationContext context;
+    private final SimpleHTTPServer server;
+    private final int port;
+
+    private NodeServer(ConfigurationContext context, SimpleHTTPServer server, int port) {
+        this.context = context;
+        this.server = server;
+        this.port = port;
+    }
+
+    /** Starts a node; {@code port} 0 picks a free one. */
+    public static NodeServer start(Path repository, Path axis2Xml, int port) throws IOException {
+        ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
+                repository.toString(), axis2Xml.toString());
+        int p = port == 0 ? freePort() : port;
+        SimpleHTTPServer server = new SimpleHTTPServer(ctx, p);
+        server.start();
+        return new NodeServer(ctx, server, p);
+    }
+
+    public static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    public ConfigurationContext context() {
+        return context;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** http://127.0.0.1:port/axis2/services/{service} */
+    public String endpoint(String service) {
+        return "http://127.0.0.1:" + port + "/axis2/services/" + service;
+    }
+
+    @Override
+    public void close() throws AxisFault {
+        server.stop();
+        context.terminate();
+    }
+}

@@ -1,0 +1,80 @@
+package org.bftws.axis2;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.handlers.AbstractHandler;
+import org.apache.axis2.wsdl.WSDLConstants;
+import org.bftws.axis2.client.MulticastSender;
+import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.client.Target;
+import org.bftws.rm.InboundSequence;
+import org.bftws.rm.OutboundSequence;
+import org.bftws.rm.Wsrm;
+
+/**
+ * Out-flow handler (RMPhase, before addressing and security; paper 3.3.1.1).
+ *
+ * <p>Client: creates the sequence on the first application message to an address (CreateSequence), numbers the
+ * message with a wsrm:Sequence header, and selects the {@link MulticastSender} as transport, which maps a group
+ * endpoint to its nodes and a direct address to itself. Protocol messages are only routed.
+ *
+ * <p>Server: adds to each reply the acknowledgement of the request's sequence and, when the client offered a
+ * sequence for replies, a wsrm:Sequence header numbering the reply like its request (deterministic on every
+ * replica, and exactly one reply per request).
+ */
+public final class OutHandler extends AbstractHandler {
+
+    @Override
+    public InvocationResponse invoke(MessageContext mc) throws AxisFault {
+        BftwsNode node = BftwsNode.of(mc.getConfigurationContext());
+        if (mc.isServerSide()) {
+            annotateReply(mc, node);
+            return InvocationResponse.CONTINUE;
+        }
+        if ("false".equals(String.valueOf(mc.getOptions().getProperty(RmSource.RM_ENABLED))) || mc.getTo() == null
+                || mc.getTo().hasAnonymousAddress() || mc.getTo().hasNoneAddress()) {
+            return InvocationResponse.CONTINUE;
+        }
+        RmSource source = node.source();
+        Target target = source.resolve(mc.getTo().getAddress());
+        if (!Wsrm.isControlAction(mc.getWSAAction())) {
+            OutboundSequence seq = source.sequenceFor(mc);
+            long n = seq.nextMessageNumber();
+            RmHeaders.addSequence(mc.getEnvelope(), new RmHeaders.SequenceHeader(seq.id(), n));
+            mc.setProperty(MulticastSender.SEQUENCE, seq);
+            mc.setProperty(MulticastSender.MESSAGE_NUMBER, n);
+        }
+        mc.setProperty(MulticastSender.TARGET, target);
+        mc.setTransportOut(source.sender().description());
+        return InvocationResponse.CONTINUE;
+    }
+
+    private static void annotateReply(MessageContext reply, BftwsNode node) throws AxisFault {
+        OperationContext op = reply.getOperationContext();
+        MessageContext request = op == null ? null : op.getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+        if (request == null || request.getProperty(InHandler.SEQUENCE_ID) == null) {
+            return;
+        }
+        String seqId = (String) request.getProperty(InHandler.SEQUENCE_ID);
+        long n = (Long) request.getProperty(InHandler.MESSAGE_NUMBER);
+        InboundSequence seq = node.destination().sequences().find(seqId).orElse(null);
+        if (seq == null) {
+            return;
+        }
+        if (seq.offeredId() != null) {
+            RmHeaders.addSequence(reply.getEnvelope(), new RmHeaders.SequenceHeader(seq.offeredId(), n));
+        }
+        // The request counts as received at reply time even on a replica that got its body from another replica.
+        InboundSequence.Acknowledgement ack = seq.acknowledgement();
+        RmHeaders.addAcknowledgement(reply.getEnvelope(), ack.ranges().stream().anyMatch(
+                r -> r.lower() <= n && n <= r.upper()) ? ack : withNumber(ack, n));
+    }
+
+    private static InboundSequence.Acknowledgement withNumber(InboundSequence.Acknowledgement ack, long n) {
+        org.bftws.rm.AckRanges ranges = new org.bftws.rm.AckRanges();
+        ack.ranges().forEach(ranges::addRange);
+        ranges.add(n);
+        return new InboundSequence.Acknowledgement(ack.sequenceId(), ranges.ranges(), ack.closed());
+    }
+}

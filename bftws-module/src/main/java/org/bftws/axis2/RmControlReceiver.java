@@ -1,0 +1,94 @@
+package org.bftws.axis2;
+
+import java.net.URI;
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.receivers.AbstractInOutMessageReceiver;
+import org.bftws.rm.CreateSequenceRefused;
+import org.bftws.rm.InboundSequence;
+import org.bftws.rm.Wsrm;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Receiver of the WS-RM protocol operations module.xml adds to every service that engages the module:
+ * CreateSequence (with the deterministic identifier), CloseSequence, TerminateSequence and a stand-alone
+ * AckRequested. The answers go back on the HTTP response (anonymous AcksTo only).
+ */
+public final class RmControlReceiver extends AbstractInOutMessageReceiver {
+    private static final Logger LOG = LoggerFactory.getLogger(RmControlReceiver.class);
+
+    @Override
+    public void invokeBusinessLogic(MessageContext in, MessageContext out) throws AxisFault {
+        BftwsNode node = BftwsNode.of(in.getConfigurationContext());
+        SOAPEnvelope reply = getSOAPFactory(in).getDefaultEnvelope();
+        out.setEnvelope(reply);
+        String action = in.getWSAAction();
+        OMElement body = in.getEnvelope().getBody().getFirstElement();
+        try {
+            switch (action == null ? "" : action) {
+                case Wsrm.CREATE_SEQUENCE -> createSequence(in, out, node, body);
+                case Wsrm.CLOSE_SEQUENCE -> {
+                    InboundSequence seq = known(node, RmBodies.identifier(body, "CloseSequence"));
+                    seq.close();
+                    RmHeaders.addAcknowledgement(reply, seq.acknowledgement());
+                    reply.getBody().addChild(RmBodies.identified("CloseSequenceResponse", seq.id(), 0));
+                    out.setWSAAction(Wsrm.CLOSE_SEQUENCE_RESPONSE);
+                }
+                case Wsrm.TERMINATE_SEQUENCE -> terminate(out, node, RmBodies.identifier(body, "TerminateSequence"));
+                case Wsrm.ACK_REQUESTED -> {
+                    for (String id : RmHeaders.ackRequests(in.getEnvelope())) {
+                        RmHeaders.addAcknowledgement(reply, known(node, id).acknowledgement());
+                    }
+                    out.setWSAAction(Wsrm.SEQUENCE_ACKNOWLEDGEMENT);
+                }
+                default -> throw RmFault.invalidMessage("unsupported WS-RM action " + action);
+            }
+        } catch (RmFault f) {
+            node.counters().refused.incrementAndGet();
+            LOG.info("WS-RM {} refused: {}", action, f.getReason());
+            throw f.adaptTo(in);
+        }
+    }
+
+    private static void createSequence(MessageContext in, MessageContext out, BftwsNode node, OMElement body)
+            throws RmFault {
+        RmBodies.CreateSequence cs = RmBodies.readCreateSequence(body);
+        if (!Wsrm.WSA_ANONYMOUS.equals(cs.acksTo())) {
+            throw RmFault.createSequenceRefused("AcksTo " + cs.acksTo() + " is not the anonymous address; this "
+                    + "endpoint sends acknowledgements on the HTTP back-channel only");
+        }
+        String service = in.getAxisService().getName();
+        URI endpoint = node.settings().replicas().groupByService(service).map(g -> g.endpoint())
+                .orElseGet(() -> URI.create(in.getTo() == null ? service : in.getTo().getAddress()));
+        InboundSequence seq;
+        try {
+            seq = node.destination().sequences().create(cs.clientUuid(), endpoint, cs.offeredId(), service);
+        } catch (CreateSequenceRefused e) {
+            throw RmFault.createSequenceRefused(e.getMessage());
+        }
+        node.counters().sequencesCreated.incrementAndGet();
+        out.getEnvelope().getBody().addChild(RmBodies.createSequenceResponse(seq.id(), seq.offeredId() != null));
+        out.setWSAAction(Wsrm.CREATE_SEQUENCE_RESPONSE);
+    }
+
+    private static void terminate(MessageContext out, BftwsNode node, String id) throws RmFault {
+        InboundSequence seq = node.destination().sequences().find(id).orElse(null);
+        if (seq != null) {
+            seq.close();
+            RmHeaders.addAcknowledgement(out.getEnvelope(), seq.acknowledgement());
+            node.destination().terminate(id);
+        } else if (node.destination().sequences().findByOffered(id).isEmpty()) {
+            throw RmFault.unknownSequence(id);
+        }
+        out.getEnvelope().getBody().addChild(RmBodies.identified("TerminateSequenceResponse", id, 0));
+        out.setWSAAction(Wsrm.TERMINATE_SEQUENCE_RESPONSE);
+    }
+
+    private static InboundSequence known(BftwsNode node, String id) throws RmFault {
+        return node.destination().sequences().find(id).orElseThrow(() -> RmFault.unknownSequence(id));
+    }
+}

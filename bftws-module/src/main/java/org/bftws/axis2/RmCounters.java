@@ -1,0 +1,25 @@
+package org.bftws.axis2;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the node's RM layer did, for tests, operators and benchmarks. Every message that is dropped or refused is
+ * counted here as well as logged.
+ */
+public final class RmCounters {
+    public final AtomicLong sequencesCreated = new AtomicLong();
+    public final AtomicLong sequencesTerminated = new AtomicLong();
+    public final AtomicLong accepted = new AtomicLong();
+    public final AtomicLong duplicatesAnsweredFromCache = new AtomicLong();
+    public final AtomicLong duplicatesJoinedPending = new AtomicLong();
+    public final AtomicLong refused = new AtomicLong();
+    public final AtomicLong holdTimeouts = new AtomicLong();
+    public final AtomicLong retransmissions = new AtomicLong();
+
+    @Override
+    public String toString() {
+        return "created=" + sequencesCreated + " terminated=" + sequencesTerminated + " accepted=" + accepted
+                + " cacheAnswers=" + duplicatesAnsweredFromCache + " joined=" + duplicatesJoinedPending
+                + " refused=" + refused + " holdTimeouts=" + holdTimeouts + " retransmissions=" + retransmissions;
+    }
+}

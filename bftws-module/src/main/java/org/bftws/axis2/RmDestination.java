@@ -1,0 +1,162 @@
+package org.bftws.axis2;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.bftws.axis2.delivery.DeliveryWorker;
+import org.bftws.axis2.delivery.HttpExchange;
+import org.bftws.axis2.delivery.OrderingStep;
+import org.bftws.axis2.delivery.PendingRequest;
+import org.bftws.axis2.delivery.PendingRequests;
+import org.bftws.axis2.delivery.SequenceOrderingStep;
+import org.bftws.axis2.delivery.ServiceDelivery;
+import org.bftws.rm.InboundSequence;
+import org.bftws.rm.InboundSequences;
+import org.bftws.rm.LastReplyCache;
+import org.bftws.rm.ReplyCache;
+import org.bftws.rm.ReplyCache.CachedReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server role of one Axis2 node: its inbound sequences, the requests waiting for delivery, the ordering step,
+ * the delivery thread and the reply cache. The handlers and the control receiver call into it.
+ */
+public final class RmDestination {
+    private static final Logger LOG = LoggerFactory.getLogger(RmDestination.class);
+
+    private final NodeSettings settings;
+    private final RmCounters counters;
+    private final ScheduledExecutorService timer;
+    private final InboundSequences sequences;
+    private final PendingRequests pending = new PendingRequests();
+    private ReplyCache replies;
+    private OrderingStep ordering = new SequenceOrderingStep();
+    private DeliveryWorker worker;
+
+    RmDestination(NodeSettings settings, RmCounters counters, ScheduledExecutorService timer) {
+        this.settings = settings;
+        this.counters = counters;
+        this.timer = timer;
+        this.sequences = new InboundSequences(settings.maxSequences(), settings.window());
+        this.replies = new LastReplyCache(settings.replyCacheDepth());
+    }
+
+    public InboundSequences sequences() {
+        return sequences;
+    }
+
+    public ReplyCache replies() {
+        return replies;
+    }
+
+    public OrderingStep ordering() {
+        return ordering;
+    }
+
+    /** Requests accepted and not yet delivered. */
+    public PendingRequests pending() {
+        return pending;
+    }
+
+    /** Delivered requests so far (0 before the first). */
+    public long deliveredCount() {
+        return worker == null ? 0 : worker.delivered();
+    }
+
+    /**
+     * Replaces the ordering step and the reply cache (BFT mode: the TotalOrderInvoker and the PBFT last-reply
+     * table). Only before the first request was accepted.
+     */
+    public synchronized void replaceOrdering(OrderingStep step, ReplyCache cache) {
+        if (worker != null) {
+            throw new IllegalStateException("the ordering step can only be replaced before delivery started");
+        }
+        this.ordering = step;
+        this.replies = cache;
+    }
+
+    /** A new request: remember it, hold its exchange, hand it to the ordering step. */
+    void accept(InboundSequence seq, long n, MessageContext mc) {
+        PendingRequest r = new PendingRequest(seq.id(), n, mc);
+        HttpExchange x = HttpExchange.of(mc);
+        if (x != null) {
+            r.addExchange(x);
+            holdWithTimeout(r, x);
+        }
+        pending.add(r);
+        counters.accepted.incrementAndGet();
+        startWorker();
+        ordering.submit(r);
+    }
+
+    /** A copy of a request that is still waiting: it waits for the same reply. False: answer it otherwise. */
+    boolean join(String seqId, long n, MessageContext mc) {
+        PendingRequest r = pending.find(seqId, n).orElse(null);
+        HttpExchange x = HttpExchange.of(mc);
+        if (r == null || x == null || !r.addExchange(x)) {
+            return false;
+        }
+        counters.duplicatesJoinedPending.incrementAndGet();
+        holdWithTimeout(r, x);
+        return true;
+    }
+
+    /** Answers an already delivered request from the cache; false when the reply is no longer kept. */
+    boolean answerFromCache(String seqId, long n, MessageContext mc) throws AxisFault {
+        CachedReply reply = replies.get(seqId, n).orElse(null);
+        HttpExchange x = HttpExchange.of(mc);
+        if (reply == null || x == null) {
+            return false;
+        }
+        x.answerNow(reply);
+        counters.duplicatesAnsweredFromCache.incrementAndGet();
+        return true;
+    }
+
+    /** TerminateSequence: forget the sequence and answer whatever of it was still waiting. */
+    void terminate(String seqId) {
+        sequences.terminate(seqId);
+        ordering.forget(seqId);
+        replies.forget(seqId);
+        for (PendingRequest r : pending.removeSequence(seqId)) {
+            CachedReply fault = FaultEnvelopes.serialise(r.message(),
+                    RmFault.sequenceTerminated(seqId, "message " + r.messageNumber() + " was never delivered"));
+            r.close().forEach(x -> x.answer(fault));
+        }
+        counters.sequencesTerminated.incrementAndGet();
+    }
+
+    private void holdWithTimeout(PendingRequest r, HttpExchange x) {
+        timer.schedule(() -> {
+            if (!x.isAnswered()) {
+                r.removeExchange(x);
+                counters.holdTimeouts.incrementAndGet();
+                LOG.info("{} not delivered within {}; answering its exchange with a fault", r, settings.holdTimeout());
+                x.answer(FaultEnvelopes.serialise(r.message(), RmFault.notYetAvailable(r + " was not delivered within "
+                        + settings.holdTimeout().toMillis() + " ms (an earlier message of its sequence is missing); "
+                        + "retransmit it: once delivered it is answered from the reply cache")));
+            }
+        }, settings.holdTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void startWorker() {
+        if (worker == null) {
+            worker = new DeliveryWorker(ordering, new ServiceDelivery(), replies, pending,
+                    (seqId, n) -> sequences.find(seqId).ifPresent(s -> s.delivered(n)));
+            worker.start("bftws-delivery");
+        }
+    }
+
+    void stop() throws InterruptedException {
+        DeliveryWorker w;
+        synchronized (this) {
+            w = worker;
+        }
+        if (w != null) {
+            w.stop();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package org.bftws.axis2.client;
+
+import java.net.URI;
+import java.util.UUID;
+
+import javax.xml.namespace.QName;
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.client.Options;
+import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.MessageContext;
+import org.bftws.axis2.RmBodies;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.rm.OutboundSequence;
+import org.bftws.rm.SequenceIds;
+import org.bftws.rm.Wsrm;
+
+/**
+ * The client role of one Axis2 node: resolves targets, creates sequences (CreateSequence with the client's UUID
+ * in the BFT-WS extension element, checking the answered identifier against its own derivation), hands out
+ * message numbers and terminates sequences. Protocol messages go through a nested ServiceClient on the same
+ * configuration, so they take the full out-flow (signing) and the MulticastSender like application messages.
+ */
+public final class RmSource {
+
+    /** Options property: messages with different keys to the same address use different sequences. */
+    public static final String SEQUENCE_KEY = "bftws.sequenceKey";
+    /** Options property: "false" sends this client's messages without WS-RM. */
+    public static final String RM_ENABLED = "bftws.rm";
+
+    private final ConfigurationContext configuration;
+    private final ReplicasConfig replicas;
+    private final ClientSequences sequences = new ClientSequences();
+    private final MulticastSender sender;
+    private final long timeoutMillis;
+
+    public RmSource(ConfigurationContext configuration, ReplicasConfig replicas, MulticastSender sender,
+                    long timeoutMillis) {
+        this.configuration = configuration;
+        this.replicas = replicas;
+        this.sender = sender;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    public MulticastSender sender() {
+        return sender;
+    }
+
+    public ClientSequences sequences() {
+        return sequences;
+    }
+
+    /** A group endpoint maps to its nodes; any other address is a direct WS-RM endpoint. */
+    public Target resolve(String address) {
+        URI uri = URI.create(address);
+        return replicas.groupByEndpoint(uri).map(Target::group).orElseGet(() -> Target.direct(uri));
+    }
+
+    /** The sequence an application message to {@code mc}'s address uses, created on first use. */
+    public OutboundSequence sequenceFor(MessageContext mc) throws AxisFault {
+        String address = mc.getTo().getAddress();
+        String key = ClientSequences.key(address, mc.getOptions().getProperty(SEQUENCE_KEY));
+        return sequences.obtain(key, () -> create(address));
+    }
+
+    private OutboundSequence create(String address) throws AxisFault {
+        String uuid = UUID.randomUUID().toString();
+        OMElement response = call(address, Wsrm.CREATE_SEQUENCE, RmBodies.createSequence(uuid));
+        String id = RmBodies.readCreateSequenceResponse(response);
+        String expected = SequenceIds.derive(uuid, resolve(address).address());
+        if (!expected.equals(id)) {
+            throw new AxisFault("bftws: " + address + " answered CreateSequence with identifier " + id
+                    + " but the identifier derived from our UUID and the endpoint is " + expected
+                    + " (is the service's group endpoint in replicas.xml the address we used?)");
+        }
+        return new OutboundSequence(id, uuid);
+    }
+
+    /**
+     * Terminates the sequence this client uses for {@code address} (and {@code sequenceKey}): sends
+     * TerminateSequence with the last message number and forgets it. False when there was none.
+     */
+    public boolean terminate(String address, Object sequenceKey) throws AxisFault {
+        OutboundSequence s = sequences.remove(ClientSequences.key(address, sequenceKey)).orElse(null);
+        if (s == null) {
+            return false;
+        }
+        s.terminate();
+        OMElement response = call(address, Wsrm.TERMINATE_SEQUENCE,
+                RmBodies.identified("TerminateSequence", s.id(), s.lastMessageNumber()));
+        RmBodies.identifier(response, "TerminateSequenceResponse");
+        return true;
+    }
+
+    private OMElement call(String address, String action, OMElement body) throws AxisFault {
+        ServiceClient client = new ServiceClient(configuration, null);
+        try {
+            Options options = new Options();
+            options.setTo(new EndpointReference(address));
+            options.setAction(action);
+            options.setTimeOutInMilliSeconds(timeoutMillis);
+            client.setOptions(options);
+            OMElement response = client.sendReceive(body);
+            response.build();
+            return response;
+        } finally {
+            client.cleanup();
+        }
+    }
+
+    /** The wsrm:CreateSequenceResponse QName, for tests that look at raw responses. */
+    public static QName createSequenceResponse() {
+        return new QName(Wsrm.NS, "CreateSequenceResponse");
+    }
+}

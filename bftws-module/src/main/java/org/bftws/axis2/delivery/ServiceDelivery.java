@@ -1,0 +1,55 @@
+package org.bftws.axis2.delivery;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.engine.AxisEngine;
+import org.apache.axis2.engine.MessageReceiver;
+import org.apache.axis2.util.MessageContextBuilder;
+import org.bftws.rm.ReplyCache.CachedReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers one request to the service through the service's own Axis2 message receiver and captures the reply.
+ * A request suspended in its in-flow is resumed (the rest of the in-flow runs, then the receiver); a request built
+ * from bytes goes straight to the receiver. A service fault is captured like any reply: the request was executed.
+ */
+public final class ServiceDelivery {
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceDelivery.class);
+
+    /** Set on a message while it is being delivered, so handlers that suspended it let it pass this time. */
+    public static final String DELIVERING = "bftws.delivering";
+    /** Set by the handler that suspended a message: delivery must resume the in-flow rather than start one. */
+    public static final String SUSPENDED = "bftws.suspended";
+
+    private final ReplyCapture capture = new ReplyCapture();
+
+    /** Runs the request; returns the serialised reply, or null for an operation without one (in-only). */
+    public CachedReply deliver(MessageContext mc) {
+        mc.setProperty(DELIVERING, Boolean.TRUE);
+        mc.setTransportOut(capture.description());
+        try {
+            if (Boolean.TRUE.equals(mc.getProperty(SUSPENDED))) {
+                AxisEngine.resume(mc);
+            } else {
+                MessageReceiver receiver = mc.getAxisOperation().getMessageReceiver();
+                receiver.receive(mc);
+            }
+        } catch (AxisFault | RuntimeException e) {
+            sendFault(mc, e);
+        }
+        OperationContext op = mc.getOperationContext();
+        return op == null ? null : (CachedReply) op.getProperty(ReplyCapture.CAPTURED);
+    }
+
+    private void sendFault(MessageContext mc, Throwable e) {
+        try {
+            MessageContext fault = MessageContextBuilder.createFaultMessageContext(mc, e);
+            fault.setTransportOut(capture.description());
+            AxisEngine.sendFault(fault);
+        } catch (AxisFault | RuntimeException again) {
+            LOG.error("request {} failed ({}) and its fault could not be built: {}", mc.getMessageID(), e, again);
+        }
+    }
+}

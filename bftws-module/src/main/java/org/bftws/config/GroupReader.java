@@ -1,0 +1,123 @@
+package org.bftws.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** Reads one {@code <group>} and checks what lies inside it: node counts per configuration, ids, tunables. */
+final class GroupReader {
+    private final Path base;
+    private final DeploymentKeys keys;
+    private final ConfigProblems problems;
+    private final Map<NodeConfig, XmlElement> origins;
+
+    /** @param origins receives the element each node was read from, for checks across groups */
+    GroupReader(Path base, DeploymentKeys keys, ConfigProblems problems, IdentityHashMap<NodeConfig, XmlElement> origins) {
+        this.base = base;
+        this.keys = keys;
+        this.problems = problems;
+        this.origins = origins;
+    }
+
+    GroupConfig read(XmlElement g) {
+        int f = integer(g, "f", g.required("f"));
+        Configuration configuration = Configuration.valueOf(g.attribute("configuration").orElse("I"));
+        boolean bft = g.attribute("bft").map(v -> v.equals("true") || v.equals("1")).orElse(true);
+        SecurityConfig security = security(g.child("security").orElse(null));
+        ProtocolConfig protocol = protocol(g.child("protocol").orElse(null));
+        List<NodeConfig> nodes = new ArrayList<>();
+        for (XmlElement n : g.children("node")) {
+            NodeConfig node = node(n);
+            origins.put(node, n);
+            nodes.add(node);
+        }
+        new GroupComposition(g, f, configuration, problems).check(nodes, origins);
+        nodes.sort(Comparator.comparing((NodeConfig n) -> !n.role().orders()).thenComparingInt(NodeConfig::id));
+        Path data = g.attribute("dataDirectory").map(d -> base.resolve(d).normalize()).orElse(null);
+        return new GroupConfig(g.required("service"), URI.create(g.required("endpoint")), f, configuration, bft,
+                security, protocol, nodes, data);
+    }
+
+    private NodeConfig node(XmlElement n) {
+        String name = n.required("name");
+        NodeRole role = NodeRole.valueOf(n.attribute("role").orElse("agree-execute")
+                .toUpperCase(Locale.ROOT).replace('-', '_'));
+        Path keystore = n.attribute("keystore").map(k -> base.resolve(k).normalize())
+                .orElseGet(() -> keys.defaultKeystore(name));
+        return new NodeConfig(integer(n, "id", n.required("id")), name, URI.create(n.required("serviceEndpoint")),
+                URI.create(n.required("controlEndpoint")), role, keystore);
+    }
+
+    private SecurityConfig security(XmlElement s) {
+        if (s == null) {
+            return new SecurityConfig(SecurityProfile.NONE, keys.truststore(), keys.password(),
+                    SecurityConfig.DEFAULT_TIMESTAMP_TTL, SecurityConfig.DEFAULT_CLOCK_SKEW);
+        }
+        SecurityProfile profile = SecurityProfile.valueOf(s.required("profile").toUpperCase(Locale.ROOT));
+        Duration ttl = duration(s, "timestampTtl", SecurityConfig.DEFAULT_TIMESTAMP_TTL);
+        Duration skew = s.attribute("clockSkew").map(DurationText::parse).orElse(SecurityConfig.DEFAULT_CLOCK_SKEW);
+        if (profile != SecurityProfile.NONE && keys.element() == null) {
+            problems.add(s, "needs keys, but the file has no <keys truststore=\"...\" storePassword=\"...\"/>; add it"
+                    + " before the first <group> and run ./bftws keygen");
+        }
+        return new SecurityConfig(profile, keys.truststore(), keys.password(), ttl, skew);
+    }
+
+    private ProtocolConfig protocol(XmlElement p) {
+        ProtocolConfig d = ProtocolConfig.defaults();
+        if (p == null) {
+            return d;
+        }
+        ProtocolConfig c = new ProtocolConfig(count(p, "checkpointInterval", d.checkpointInterval()),
+                count(p, "watermarkWindow", d.watermarkWindow()), count(p, "batchMaxSize", d.batchMaxSize()),
+                duration(p, "batchMaxDelay", d.batchMaxDelay()), count(p, "maxBatchesInFlight", d.maxBatchesInFlight()),
+                duration(p, "viewChangeTimeout", d.viewChangeTimeout()),
+                duration(p, "retransmissionInterval", d.retransmissionInterval()),
+                count(p, "maxRetransmissions", d.maxRetransmissions()), duration(p, "clientTimeout", d.clientTimeout()));
+        if (c.watermarkWindow() < c.checkpointInterval()) {
+            // PBFT stalls: the primary may not propose beyond the window before a checkpoint can become stable
+            problems.add(p, "has watermarkWindow " + c.watermarkWindow() + " smaller than checkpointInterval "
+                    + c.checkpointInterval() + "; ordering would stall before the first checkpoint (use >= 2x)");
+        }
+        return c;
+    }
+
+    private int count(XmlElement e, String attribute, int fallback) {
+        return positive(e, attribute, fallback, v -> integer(e, attribute, v), v -> v > 0);
+    }
+
+    private Duration duration(XmlElement e, String attribute, Duration fallback) {
+        return positive(e, attribute, fallback, DurationText::parse, v -> !v.isZero() && !v.isNegative());
+    }
+
+    private <T> T positive(XmlElement e, String attribute, T fallback, Function<String, T> parse,
+                           java.util.function.Predicate<T> isPositive) {
+        Optional<String> text = e.attribute(attribute);
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        T value = parse.apply(text.get());
+        if (!isPositive.test(value)) {
+            problems.add(e, "has " + attribute + "=\"" + text.get() + "\"; it must be positive");
+            return fallback;
+        }
+        return value;
+    }
+
+    private int integer(XmlElement e, String attribute, String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException tooLarge) {
+            problems.add(e, "has " + attribute + "=\"" + text + "\", which is too large");
+            return 0;
+        }
+    }
+}

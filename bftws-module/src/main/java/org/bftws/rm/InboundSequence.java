@@ -1,0 +1,114 @@
+package org.bftws.rm;
+
+import java.util.List;
+
+/**
+ * RM destination state of one sequence: which message numbers arrived (for acknowledgements and duplicate
+ * detection), how far delivery got (delivery is in order, so a single number), and whether it was closed.
+ * Thread-safe: HTTP workers accept messages while the delivery thread marks them delivered.
+ *
+ * @see InboundSequences
+ */
+public final class InboundSequence {
+
+    /** Snapshot for a wsrm:SequenceAcknowledgement; {@code closed} becomes wsrm:Final. */
+    public record Acknowledgement(String sequenceId, List<AckRanges.Range> ranges, boolean closed) {
+    }
+
+    private final String id;
+    private final String clientUuid;
+    private final String offeredId;
+    private final String service;
+    private final long window;
+    private final AckRanges received = new AckRanges();
+    private long delivered;
+    private boolean closed;
+
+    InboundSequence(String id, String clientUuid, String offeredId, String service, long window) {
+        this.id = id;
+        this.clientUuid = clientUuid;
+        this.offeredId = offeredId;
+        this.service = service;
+        this.window = window;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The UUID the client put in CreateSequence, or null when it sent none. */
+    public String clientUuid() {
+        return clientUuid;
+    }
+
+    /** The sequence the client offered for replies (wsrm:Offer) and this destination accepted, or null. */
+    public String offeredId() {
+        return offeredId;
+    }
+
+    /** The Axis2 service the sequence was created for. */
+    public String service() {
+        return service;
+    }
+
+    /** Records the arrival of message {@code n} and says what to do with it. */
+    public synchronized Arrival accept(long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("message numbers start at 1, got " + n);
+        }
+        if (received.contains(n)) {
+            return n <= delivered ? Arrival.DUPLICATE_DELIVERED : Arrival.DUPLICATE_PENDING;
+        }
+        if (closed) {
+            return Arrival.CLOSED;
+        }
+        if (n > delivered + window) {
+            return Arrival.BEYOND_WINDOW;
+        }
+        received.add(n);
+        return Arrival.NEW;
+    }
+
+    /** What {@link #accept} would answer, without recording anything: the early duplicate check. */
+    public synchronized Arrival peek(long n) {
+        if (received.contains(n)) {
+            return n <= delivered ? Arrival.DUPLICATE_DELIVERED : Arrival.DUPLICATE_PENDING;
+        }
+        return closed ? Arrival.CLOSED : n > delivered + window ? Arrival.BEYOND_WINDOW : Arrival.NEW;
+    }
+
+    /**
+     * Message {@code n} was delivered to the service; delivery is in order, so {@code n} must be the next one. It
+     * counts as received even if this node never saw it (in BFT mode the body may have come from another replica).
+     */
+    public synchronized void delivered(long n) {
+        if (n != delivered + 1) {
+            throw new IllegalStateException("sequence " + id + ": delivering message " + n + " but the next in order is "
+                    + (delivered + 1));
+        }
+        received.add(n);
+        delivered = n;
+    }
+
+    /** Highest message number delivered so far (0 before the first). */
+    public synchronized long deliveredUpTo() {
+        return delivered;
+    }
+
+    public synchronized boolean isReceived(long n) {
+        return received.contains(n);
+    }
+
+    /** CloseSequence: no further messages are accepted; the acknowledgement becomes final. */
+    public synchronized void close() {
+        closed = true;
+    }
+
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    public synchronized Acknowledgement acknowledgement() {
+        return new Acknowledgement(id, received.ranges(), closed);
+    }
+}

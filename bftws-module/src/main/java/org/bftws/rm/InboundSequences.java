@@ -1,0 +1,85 @@
+package org.bftws.rm;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * All sequences an RM destination (one Axis2 node) currently knows. Creation is idempotent per client UUID: a
+ * retransmitted CreateSequence gets the same, already existing sequence, which is the paper's duplicate detection
+ * for CreateSequence (3.3.1.1). Memory is bounded: at most {@code maxSequences} live sequences, terminated ones are
+ * forgotten, and each buffers at most {@code window} messages ahead of delivery.
+ */
+public final class InboundSequences {
+
+    private final Map<String, InboundSequence> byId = new ConcurrentHashMap<>();
+    private final Map<String, String> byOffered = new ConcurrentHashMap<>();
+    private final int maxSequences;
+    private final long window;
+
+    public InboundSequences(int maxSequences, long window) {
+        if (maxSequences < 1 || window < 1) {
+            throw new IllegalArgumentException("sequence limit and window must be positive");
+        }
+        this.maxSequences = maxSequences;
+        this.window = window;
+    }
+
+    /**
+     * Creates (or finds again) the sequence for a CreateSequence.
+     *
+     * @param clientUuid the BFT-WS client UUID from the extension element, or null for a plain WS-RM peer
+     * @param endpoint   the group endpoint of the service, or the service's own address when it has no group
+     * @param offeredId  the identifier in wsrm:Offer, or null
+     * @param service    the Axis2 service the sequence is for
+     */
+    public synchronized InboundSequence create(String clientUuid, URI endpoint, String offeredId, String service)
+            throws CreateSequenceRefused {
+        String id = clientUuid == null ? SequenceIds.random() : SequenceIds.derive(clientUuid, endpoint);
+        InboundSequence existing = byId.get(id);
+        if (existing != null) {
+            if (!existing.service().equals(service)) {
+                throw new CreateSequenceRefused("client UUID " + clientUuid + " already names a sequence of service "
+                        + existing.service());
+            }
+            return existing;
+        }
+        if (offeredId != null && (byOffered.containsKey(offeredId) || byId.containsKey(offeredId))) {
+            throw new CreateSequenceRefused("offered sequence identifier " + offeredId + " is already in use");
+        }
+        if (byId.size() >= maxSequences) {
+            throw new CreateSequenceRefused("this node already has its maximum of " + maxSequences
+                    + " open sequences; terminate finished sequences first");
+        }
+        InboundSequence s = new InboundSequence(id, clientUuid, offeredId, service, window);
+        byId.put(id, s);
+        if (offeredId != null) {
+            byOffered.put(offeredId, id);
+        }
+        return s;
+    }
+
+    public Optional<InboundSequence> find(String id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    /** The inbound sequence whose client offered {@code offeredId} for replies. */
+    public Optional<InboundSequence> findByOffered(String offeredId) {
+        String id = byOffered.get(offeredId);
+        return id == null ? Optional.empty() : find(id);
+    }
+
+    /** Forgets the sequence; returns it, or empty when it was not known. */
+    public synchronized Optional<InboundSequence> terminate(String id) {
+        InboundSequence s = byId.remove(id);
+        if (s != null && s.offeredId() != null) {
+            byOffered.remove(s.offeredId());
+        }
+        return Optional.ofNullable(s);
+    }
+
+    public int size() {
+        return byId.size();
+    }
+}

@@ -1,0 +1,80 @@
+package org.bftws.rm;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * RM source state of one sequence: message numbers handed out, and which destinations acknowledged which numbers.
+ * With a group endpoint one sequence is a virtual sequence to every replica (paper 3.3.1.2), so acknowledgements are
+ * kept per destination and a message is settled only when every destination acknowledged it. Thread-safe.
+ */
+public final class OutboundSequence {
+
+    private final String id;
+    private final String clientUuid;
+    private final Map<String, AckRanges> ackedBy = new HashMap<>();
+    private long lastNumber;
+    private boolean terminated;
+
+    public OutboundSequence(String id, String clientUuid) {
+        this.id = id;
+        this.clientUuid = clientUuid;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The UUID this client put in CreateSequence (the sequence ID was derived from it). */
+    public String clientUuid() {
+        return clientUuid;
+    }
+
+    /** The next message number, from 1. */
+    public synchronized long nextMessageNumber() {
+        if (terminated) {
+            throw new IllegalStateException("sequence " + id + " was terminated");
+        }
+        if (lastNumber == Long.MAX_VALUE) {
+            throw new IllegalStateException("sequence " + id + " has used every message number");
+        }
+        return ++lastNumber;
+    }
+
+    /** The highest message number handed out (0 before the first). */
+    public synchronized long lastMessageNumber() {
+        return lastNumber;
+    }
+
+    /** Records a wsrm:SequenceAcknowledgement from {@code destination}. */
+    public synchronized void acknowledged(String destination, List<AckRanges.Range> ranges) {
+        AckRanges acks = ackedBy.computeIfAbsent(destination, d -> new AckRanges());
+        for (AckRanges.Range r : ranges) {
+            if (r.upper() > lastNumber) {
+                throw new IllegalArgumentException(destination + " acknowledged message " + r.upper() + " of sequence "
+                        + id + " that was never sent (last is " + lastNumber + ")");
+            }
+            acks.addRange(r);
+        }
+    }
+
+    public synchronized boolean isAcknowledged(String destination, long n) {
+        AckRanges acks = ackedBy.get(destination);
+        return acks != null && acks.contains(n);
+    }
+
+    /** True when every one of {@code destinations} acknowledged message {@code n}: it may be discarded. */
+    public synchronized boolean isSettled(long n, Set<String> destinations) {
+        return destinations.stream().allMatch(d -> isAcknowledged(d, n));
+    }
+
+    public synchronized void terminate() {
+        terminated = true;
+    }
+
+    public synchronized boolean isTerminated() {
+        return terminated;
+    }
+}

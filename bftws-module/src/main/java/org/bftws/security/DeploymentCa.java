@@ -1,0 +1,151 @@
+package org.bftws.security;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * The deployment's certificate authority: it signs the certificate of every node and client, and the truststore
+ * anchors trust in it. Certificates are made with BouncyCastle's builders; keys and signatures use the JDK providers.
+ */
+public final class DeploymentCa {
+    static final String ALIAS = "ca";
+    static final String KEY_ALGORITHM = "RSA";
+    static final int KEY_BITS = 2048;
+    private static final String SIGNATURE_ALGORITHM = "SHA256withRSA";
+    private static final Duration CA_VALIDITY = Duration.ofDays(3650);
+    private static final Duration PARTY_VALIDITY = Duration.ofDays(825);
+
+    private final PrivateKey key;
+    private final X509Certificate certificate;
+    private final SecureRandom random;
+
+    private DeploymentCa(PrivateKey key, X509Certificate certificate, SecureRandom random) {
+        this.key = key;
+        this.certificate = certificate;
+        this.random = random;
+    }
+
+    /** A new CA with a self-signed certificate. */
+    public static DeploymentCa create(SecureRandom random) {
+        KeyPair pair = newKeyPair(random);
+        X500Name name = dn("BFT-WS deployment CA");
+        try {
+            JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder b = builder(name, name, pair.getPublic(), CA_VALIDITY, random)
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
+                    .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
+            return new DeploymentCa(pair.getPrivate(), sign(b, pair.getPrivate()), random);
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot create the deployment CA", e);
+        }
+    }
+
+    /** The CA that keygen saved in {@code file}. */
+    public static DeploymentCa load(Path file, char[] password, SecureRandom random) {
+        KeyStore store = Pkcs12.load(file, password);
+        try {
+            return new DeploymentCa((PrivateKey) store.getKey(ALIAS, password),
+                    (X509Certificate) store.getCertificate(ALIAS), random);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(file + " holds no CA key under alias '" + ALIAS + "'", e);
+        }
+    }
+
+    public void save(Path file, char[] password) {
+        KeyStore store = Pkcs12.empty();
+        try {
+            store.setKeyEntry(ALIAS, key, password, new X509Certificate[] {certificate});
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+        Pkcs12.save(store, file, password);
+    }
+
+    public X509Certificate certificate() {
+        return certificate;
+    }
+
+    /** An end-entity certificate with CN = {@code name}, good for signing messages only. */
+    public X509Certificate issue(String name, PublicKey subjectKey) {
+        try {
+            JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder b = builder(X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()),
+                    dn(name), subjectKey, PARTY_VALIDITY, random)
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+                    .addExtension(Extension.keyUsage, true,
+                            new KeyUsage(KeyUsage.digitalSignature | KeyUsage.nonRepudiation))
+                    .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(subjectKey))
+                    .addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
+            return sign(b, key);
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot issue a certificate for " + name, e);
+        }
+    }
+
+    /** True when {@code cert} carries this CA's signature. */
+    public boolean issued(X509Certificate cert) {
+        try {
+            cert.verify(certificate.getPublicKey());
+            return cert.getIssuerX500Principal().equals(certificate.getSubjectX500Principal());
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    static KeyPair newKeyPair(SecureRandom random) {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance(KEY_ALGORITHM);
+            generator.initialize(KEY_BITS, random);
+            return generator.generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static X500Name dn(String commonName) {
+        return new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.O, "BFT-WS").addRDN(BCStyle.CN, commonName).build();
+    }
+
+    private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, PublicKey key, Duration validity,
+                                                    SecureRandom random) {
+        Instant now = Instant.now();
+        // backdated an hour so that a peer whose clock is a little behind still accepts a fresh certificate
+        return new JcaX509v3CertificateBuilder(issuer, new BigInteger(127, random).add(BigInteger.ONE),
+                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(validity)), subject, key);
+    }
+
+    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer)
+            throws GeneralSecurityException {
+        try {
+            return new JcaX509CertificateConverter().getCertificate(
+                    builder.build(new JcaContentSignerBuilder(SIGNATURE_ALGORITHM).build(signer)));
+        } catch (OperatorCreationException e) {
+            throw new GeneralSecurityException(e);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package org.bftws.security;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+import org.bftws.config.ClientConfig;
+import org.bftws.config.ConfigException;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.KeyFileCheck;
+import org.bftws.config.KeysConfig;
+import org.bftws.config.NodeConfig;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.config.ReplicasConfigReader;
+
+/**
+ * {@code ./bftws keygen [--conf conf/replicas.xml] [--force]}: writes the deployment's keys where replicas.xml
+ * says (docs/configuration.md, "Keys"). A CA; for every node and client a PKCS#12 keystore with an RSA-2048 key and
+ * a CA-issued certificate (CN = its name); pairwise HMAC-SHA256 keys between the nodes of each group, each node
+ * holding only its own; a truststore with the CA and every certificate. Existing keys are kept unless --force, so
+ * running it again after adding a replica to replicas.xml only adds that replica's keys.
+ */
+public final class KeyGenerator {
+    private static final int MAC_KEY_BYTES = 32;
+
+    private final ReplicasConfig config;
+    private final KeysConfig keys;
+    private final char[] password;
+    private final boolean force;
+    private final SecureRandom random = new SecureRandom();
+    private final List<String> report = new ArrayList<>();
+
+    public KeyGenerator(ReplicasConfig config, boolean force) {
+        if (config.keys() == null || config.keys().storePassword() == null) {
+            throw new IllegalArgumentException("replicas.xml has no <keys truststore=\"...\" storePassword=\"...\"/>;"
+                    + " add it to say where keygen should write the keys");
+        }
+        this.config = config;
+        this.keys = config.keys();
+        this.password = keys.storePassword().toCharArray();
+        this.force = force;
+    }
+
+    public static void main(String[] args) {
+        Path conf = Path.of("conf/replicas.xml");
+        boolean force = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--conf" -> conf = Path.of(args[++i]);
+                case "--force" -> force = true;
+                default -> {
+                    System.err.println("usage: keygen [--conf conf/replicas.xml] [--force]");
+                    System.exit(2);
+                }
+            }
+        }
+        try {
+            List<String> lines = new KeyGenerator(ReplicasConfigReader.read(conf, KeyFileCheck.none()), force).run();
+            lines.forEach(System.out::println);
+        } catch (ConfigException | IllegalArgumentException | IllegalStateException e) {
+            System.err.println("keygen: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /** Writes the key files; returns one line per file saying what was done. */
+    public List<String> run() {
+        DeploymentCa ca = ca();
+        Map<String, PartyKeystore> parties = new LinkedHashMap<>();
+        Map<String, Path> files = new LinkedHashMap<>();
+        for (GroupConfig group : config.groups()) {
+            for (NodeConfig node : group.nodes()) {
+                files.put(node.name(), node.keystore());
+            }
+        }
+        for (ClientConfig client : config.clients()) {
+            files.put(client.name(), client.keystore());
+        }
+        files.forEach((name, file) -> parties.put(name, party(ca, name, file)));
+        Map<String, Map<String, SecretKey>> macs = macKeys(parties);
+        files.forEach((name, file) -> {
+            PartyKeystore p = parties.get(name);
+            new PartyKeystore(name, p.privateKey(), p.chain(), macs.getOrDefault(name, Map.of())).save(file, password);
+        });
+        KeyStore trust = Pkcs12.empty();
+        try {
+            trust.setCertificateEntry(DeploymentCa.ALIAS, ca.certificate());
+            for (PartyKeystore p : parties.values()) {
+                trust.setCertificateEntry(p.name(), p.certificate());
+            }
+        } catch (java.security.KeyStoreException e) {
+            throw new IllegalStateException(e);
+        }
+        Pkcs12.save(trust, keys.truststore(), password);
+        report.add("wrote " + keys.truststore() + " (CA and " + parties.size() + " certificates)");
+        return report;
+    }
+
+    private DeploymentCa ca() {
+        Path file = keys.caKeystore();
+        if (Files.exists(file) && !force) {
+            report.add("kept " + file);
+            return DeploymentCa.load(file, password, random);
+        }
+        DeploymentCa ca = DeploymentCa.create(random);
+        ca.save(file, password);
+        report.add("created " + file);
+        return ca;
+    }
+
+    private PartyKeystore party(DeploymentCa ca, String name, Path file) {
+        if (Files.exists(file) && !force) {
+            PartyKeystore existing = PartyKeystore.load(file, name, password);
+            if (!ca.issued(existing.certificate())) {
+                throw new IllegalStateException(file + " holds a certificate that " + keys.caKeystore()
+                        + " did not issue (was the CA recreated?); run keygen --force to recreate all keys");
+            }
+            report.add("kept " + file);
+            return existing;
+        }
+        KeyPair pair = DeploymentCa.newKeyPair(random);
+        X509Certificate cert = ca.issue(name, pair.getPublic());
+        report.add("created " + file + " (" + name + ")");
+        return new PartyKeystore(name, pair.getPrivate(), List.of(cert, ca.certificate()), Map.of());
+    }
+
+    /**
+     * One key per pair of nodes in a group. A pair's existing key is kept when either side has it (so one
+     * re-created node gets the key its peers already hold); two different keys for one pair mean the stores were
+     * mixed from different runs, which only --force may resolve.
+     */
+    private Map<String, Map<String, SecretKey>> macKeys(Map<String, PartyKeystore> parties) {
+        Map<String, Map<String, SecretKey>> out = new TreeMap<>();
+        for (GroupConfig group : config.groups()) {
+            List<NodeConfig> nodes = group.nodes();
+            for (int i = 0; i < nodes.size(); i++) {
+                for (int j = i + 1; j < nodes.size(); j++) {
+                    String a = nodes.get(i).name();
+                    String b = nodes.get(j).name();
+                    SecretKey key = pairKey(parties.get(a), parties.get(b));
+                    out.computeIfAbsent(a, k -> new TreeMap<>()).put(b.toLowerCase(Locale.ROOT), key);
+                    out.computeIfAbsent(b, k -> new TreeMap<>()).put(a.toLowerCase(Locale.ROOT), key);
+                }
+            }
+        }
+        return out;
+    }
+
+    private SecretKey pairKey(PartyKeystore a, PartyKeystore b) {
+        SecretKey ab = force ? null : a.macKeyWith(b.name()).orElse(null);
+        SecretKey ba = force ? null : b.macKeyWith(a.name()).orElse(null);
+        if (ab != null && ba != null && !java.security.MessageDigest.isEqual(ab.getEncoded(), ba.getEncoded())) {
+            throw new IllegalStateException(a.name() + " and " + b.name() + " hold different MAC keys for each other;"
+                    + " run keygen --force to recreate all keys");
+        }
+        if (ab != null || ba != null) {
+            return ab != null ? ab : ba;
+        }
+        byte[] bytes = new byte[MAC_KEY_BYTES];
+        random.nextBytes(bytes);
+        return new SecretKeySpec(bytes, PartyKeystore.MAC_ALGORITHM);
+    }
+}

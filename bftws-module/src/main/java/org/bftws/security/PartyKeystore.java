@@ -1,0 +1,92 @@
+package org.bftws.security;
+
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.Key;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import javax.crypto.SecretKey;
+
+/**
+ * One node's or client's PKCS#12 keystore: its RSA private key and CA-issued certificate under its own name, and
+ * for a node the HMAC-SHA256 keys it shares with each other node of its group, as secret-key entries under
+ * {@code hmac:PEER} (a colon never occurs in a party name, so the aliases cannot collide).
+ */
+public final class PartyKeystore {
+    static final String MAC_ALIAS_PREFIX = "hmac:";
+    public static final String MAC_ALGORITHM = "HmacSHA256";
+
+    private final String name;
+    private final PrivateKey privateKey;
+    private final List<X509Certificate> chain;
+    private final Map<String, SecretKey> macKeys;
+
+    PartyKeystore(String name, PrivateKey privateKey, List<X509Certificate> chain, Map<String, SecretKey> macKeys) {
+        this.name = name;
+        this.privateKey = privateKey;
+        this.chain = List.copyOf(chain);
+        this.macKeys = Collections.unmodifiableMap(new TreeMap<>(macKeys));
+    }
+
+    /** Reads the keystore of party {@code name}; IllegalStateException naming the file when it lacks that key. */
+    public static PartyKeystore load(Path file, String name, char[] password) {
+        KeyStore store = Pkcs12.load(file, password);
+        try {
+            Key key = store.getKey(name, password);
+            if (!(key instanceof PrivateKey privateKey)) {
+                throw new IllegalStateException(file + " holds no private key for '" + name
+                        + "'; run ./bftws keygen --force to recreate it");
+            }
+            Certificate[] certs = store.getCertificateChain(name);
+            List<X509Certificate> chain = java.util.Arrays.stream(certs).map(c -> (X509Certificate) c).toList();
+            Map<String, SecretKey> macs = new TreeMap<>();
+            for (String alias : Collections.list(store.aliases())) {
+                if (alias.startsWith(MAC_ALIAS_PREFIX) && store.getKey(alias, password) instanceof SecretKey secret) {
+                    macs.put(alias.substring(MAC_ALIAS_PREFIX.length()), secret);
+                }
+            }
+            return new PartyKeystore(name, privateKey, chain, macs);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(file + ": cannot read the keys of '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    void save(Path file, char[] password) {
+        KeyStore store = Pkcs12.empty();
+        try {
+            store.setKeyEntry(name, privateKey, password, chain.toArray(new X509Certificate[0]));
+            KeyStore.ProtectionParameter protection = new KeyStore.PasswordProtection(password);
+            for (Map.Entry<String, SecretKey> mac : macKeys.entrySet()) {
+                store.setEntry(MAC_ALIAS_PREFIX + mac.getKey(), new KeyStore.SecretKeyEntry(mac.getValue()), protection);
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(file + ": cannot store the keys of '" + name + "'", e);
+        }
+        Pkcs12.save(store, file, password);
+    }
+
+    public String name() { return name; }
+
+    public PrivateKey privateKey() { return privateKey; }
+
+    /** The party's own certificate (CN = its name). */
+    public X509Certificate certificate() { return chain.get(0); }
+
+    /** Its certificate followed by the CA's. */
+    public List<X509Certificate> chain() { return chain; }
+
+    /** The key this party shares with node {@code peer}, for the mac profile. */
+    public Optional<SecretKey> macKeyWith(String peer) {
+        return Optional.ofNullable(macKeys.get(peer.toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    /** All pairwise keys by peer name (lower case, as PKCS#12 keeps aliases). */
+    public Map<String, SecretKey> macKeys() { return macKeys; }
+}

@@ -1,0 +1,33 @@
+package org.bftws.security;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/** Counts and logs refused messages per reason, so an operator sees attacks and misconfigurations. */
+public final class RefusalCounter {
+    private static final Log LOG = LogFactory.getLog(RefusalCounter.class);
+    private final Map<RefusalReason, AtomicLong> counts = new EnumMap<>(RefusalReason.class);
+
+    public RefusalCounter() {
+        for (RefusalReason r : RefusalReason.values()) {
+            counts.put(r, new AtomicLong());
+        }
+    }
+
+    /** Records one refusal; {@code where} says which message (e.g. action and sender address) for the log. */
+    public void refused(SecurityRefusal refusal, String where) {
+        long n = counts.get(refusal.reason()).incrementAndGet();
+        LOG.warn(refusal.getMessage() + " [" + where + "; " + refusal.reason() + " refusals so far: " + n + "]");
+    }
+
+    public long count(RefusalReason reason) {
+        return counts.get(reason).get();
+    }
+
+    public long total() {
+        return counts.values().stream().mapToLong(AtomicLong::get).sum();
+    }
+}

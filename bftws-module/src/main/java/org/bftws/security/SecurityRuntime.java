@@ -1,0 +1,156 @@
+package org.bftws.security;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.description.AxisModule;
+import org.apache.axis2.description.Parameter;
+import org.apache.axis2.wsdl.WSDLConstants;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.KeyFileCheck;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.config.ReplicasConfigReader;
+import org.bftws.config.SecurityProfile;
+
+/**
+ * The security state of one Axis2 node (replica or client): who it is, the deployment, one authenticator per
+ * profile and the refusal counters. BftModule installs it at start-up with {@link #install}; without that, the
+ * handler builds it from the bftws module parameters {@code replicasConfig} and {@code party} ({@link #of}).
+ */
+public final class SecurityRuntime {
+    /** ConfigurationContext property under which the runtime lives. */
+    public static final String CONTEXT_PROPERTY = SecurityRuntime.class.getName();
+    /** MessageContext property: the {@link AuthenticatedParty} that sent a verified incoming message. */
+    public static final String AUTHENTICATED_PARTY = "org.bftws.security.authenticatedParty";
+    /** bftws module parameters (module.xml, axis2.xml moduleConfig) or system properties bftws.NAME. */
+    public static final String PARAM_REPLICAS = "replicasConfig";
+    public static final String PARAM_PARTY = "party";
+    private static final String MODULE_NAME = "bftws";
+
+    private final ReplicasConfig config;
+    private final String self;
+    private final Optional<GroupConfig> ownGroup;
+    private final Map<SecurityProfile, MessageAuthenticator> authenticators = new EnumMap<>(SecurityProfile.class);
+    private final RefusalCounter refusals = new RefusalCounter();
+
+    /** @param self this node's or client's name in {@code config}; null for a party without keys */
+    public SecurityRuntime(ReplicasConfig config, String self) {
+        if (self != null && !config.partyNames().contains(self)) {
+            throw new IllegalArgumentException("replicas.xml names no node or client '" + self + "'");
+        }
+        this.config = config;
+        this.self = self;
+        this.ownGroup = self == null ? Optional.empty() : config.groupOfNode(self);
+        if (self != null) {
+            authenticators.put(SecurityProfile.WSSEC, new WsSecurityAuthenticator(config, self));
+        }
+    }
+
+    /** Makes {@code runtime} the one every SecurityHandler of {@code context} uses. */
+    public static SecurityRuntime install(ConfigurationContext context, SecurityRuntime runtime) {
+        context.setProperty(CONTEXT_PROPERTY, runtime);
+        return runtime;
+    }
+
+    /**
+     * The runtime of {@code context}, built on first use from the bftws module's parameters {@code replicasConfig}
+     * and {@code party} (system properties {@code bftws.replicasConfig} and {@code bftws.party} win, as for the rest
+     * of the module). No replicas.xml means no groups and so nothing to protect; a replicas.xml whose groups need
+     * keys without a party name is refused (IllegalStateException), because such a node could not check anything.
+     */
+    public static synchronized SecurityRuntime of(ConfigurationContext context) {
+        Object existing = context.getProperty(CONTEXT_PROPERTY);
+        if (existing instanceof SecurityRuntime runtime) {
+            return runtime;
+        }
+        String replicas = setting(context, PARAM_REPLICAS);
+        String party = setting(context, PARAM_PARTY);
+        if (replicas == null) {
+            return install(context, new SecurityRuntime(new ReplicasConfig(List.of(), List.of()), null));
+        }
+        ReplicasConfig config = ReplicasConfigReader.read(Path.of(replicas),
+                party == null ? KeyFileCheck.none() : KeyFileCheck.forParty(party));
+        if (party == null && config.groups().stream().anyMatch(g -> g.security().needsKeys())) {
+            throw new IllegalStateException(replicas + " protects its groups with signatures or MACs, but this node"
+                    + " has no party name: set the bftws module parameter '" + PARAM_PARTY + "' or -Dbftws."
+                    + PARAM_PARTY + " to its node or client name");
+        }
+        return install(context, new SecurityRuntime(config, party));
+    }
+
+    private static String setting(ConfigurationContext context, String name) {
+        String value = System.getProperty("bftws." + name);
+        if (value == null) {
+            AxisModule module = context.getAxisConfiguration().getModule(MODULE_NAME);
+            Parameter p = module == null ? null : module.getParameter(name);
+            value = p == null || p.getValue() == null ? null : p.getValue().toString();
+        }
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    /** Plugs in the authenticator of a profile (issue 4 registers {@code mac}). */
+    public void register(SecurityProfile profile, MessageAuthenticator authenticator) {
+        authenticators.put(profile, authenticator);
+    }
+
+    Optional<MessageAuthenticator> authenticator(SecurityProfile profile) {
+        return Optional.ofNullable(authenticators.get(profile));
+    }
+
+    /** This party's wssec profile for {@code group}: the programmatic sign / verify API. */
+    public WsSecurity wsSecurity(GroupConfig group) {
+        if (!(authenticators.get(SecurityProfile.WSSEC) instanceof WsSecurityAuthenticator wssec)) {
+            throw new IllegalStateException("this node has no party name, so no keys to sign with");
+        }
+        return wssec.security(group);
+    }
+
+    public RefusalCounter refusals() { return refusals; }
+
+    public String self() { return self; }
+
+    public ReplicasConfig config() { return config; }
+
+    /**
+     * The group whose rules apply to an outgoing message: the group it is addressed to (group endpoint or one of its
+     * nodes), else, for a node, its own group (replies and messages to anonymous addresses).
+     */
+    Optional<GroupConfig> groupForOutgoing(MessageContext message) {
+        return groupAddressed(message.getTo()).or(() -> ownGroup);
+    }
+
+    /** A node judges everything it receives by its own group's rules; a client by those of the group it called. */
+    Optional<GroupConfig> groupForIncoming(MessageContext message) {
+        if (ownGroup.isPresent()) {
+            return ownGroup;
+        }
+        OperationContext op = message.getOperationContext();
+        MessageContext request = null;
+        try {
+            request = op == null ? null : op.getMessageContext(WSDLConstants.MESSAGE_LABEL_OUT_VALUE);
+        } catch (org.apache.axis2.AxisFault e) {
+            // no request in this exchange
+        }
+        return request == null ? Optional.empty() : groupAddressed(request.getTo());
+    }
+
+    private Optional<GroupConfig> groupAddressed(EndpointReference to) {
+        if (to == null || to.getAddress() == null || to.hasAnonymousAddress() || to.hasNoneAddress()) {
+            return Optional.empty();
+        }
+        try {
+            URI uri = new URI(to.getAddress());
+            return config.groupByEndpoint(uri).or(() -> config.groupByNodeEndpoint(uri));
+        } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package org.bftws.security;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.wss4j.common.crypto.Merlin;
+import org.apache.wss4j.common.ext.WSSecurityException;
+import org.apache.wss4j.dom.WSConstants;
+import org.apache.wss4j.dom.engine.WSSConfig;
+import org.bftws.config.ClientConfig;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.NodeConfig;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.config.SecurityConfig;
+import org.w3c.dom.Document;
+
+/**
+ * The {@code wssec} profile as a library: sign an envelope as this party, verify any envelope on its own and learn
+ * which node or client signed it. The client Voter verifies each replica's reply with {@link #verify}; a replica
+ * verifies a client request relayed by another replica the same way. Thread-safe.
+ */
+public final class WsSecurity {
+    static {
+        WSSConfig.init();
+    }
+
+    private final WsSecuritySigner signer;
+    private final WsSecurityVerifier verifier;
+
+    /**
+     * @param self  this party's keys, or null for a verifier that never signs
+     * @param trust the deployment truststore
+     */
+    public WsSecurity(PartyKeystore self, char[] storePassword, DeploymentTrust trust, Duration timestampTtl,
+                      Duration clockSkew, ProtectedParts parts, int keyReference) {
+        this(self, storePassword, trust, timestampTtl, clockSkew, parts, keyReference, Clock.systemUTC());
+    }
+
+    /** With the clock that dates outgoing timestamps (tests make stale and future messages with it). */
+    WsSecurity(PartyKeystore self, char[] storePassword, DeploymentTrust trust, Duration timestampTtl,
+               Duration clockSkew, ProtectedParts parts, int keyReference, Clock clock) {
+        Merlin crypto = new Merlin();
+        crypto.setTrustStore(trust.keyStore());
+        if (self != null) {
+            java.security.KeyStore own = Pkcs12.empty();
+            try {
+                own.setKeyEntry(self.name(), self.privateKey(), storePassword,
+                        self.chain().toArray(new java.security.cert.X509Certificate[0]));
+            } catch (java.security.KeyStoreException e) {
+                throw new IllegalStateException(e);
+            }
+            crypto.setKeyStore(own);
+            crypto.setEnablePrivateKeyCaching(true);
+            signer = new WsSecuritySigner(crypto, self.name(), new String(storePassword), timestampTtl, keyReference,
+                    parts, clock);
+        } else {
+            signer = null;
+        }
+        verifier = new WsSecurityVerifier(crypto, trust, timestampTtl, clockSkew, parts);
+    }
+
+    /**
+     * The wssec profile of party {@code partyName} (a node or client of {@code config}) with the timestamp window
+     * of {@code group}: loads its keystore and the truststore that replicas.xml names.
+     */
+    public static WsSecurity forParty(ReplicasConfig config, String partyName, GroupConfig group) {
+        SecurityConfig security = group.security();
+        char[] password = config.keys().storePassword().toCharArray();
+        Path keystore = config.groups().stream().flatMap(g -> g.nodes().stream())
+                .filter(n -> n.name().equals(partyName)).map(NodeConfig::keystore).findFirst()
+                .or(() -> config.clients().stream().filter(c -> c.name().equals(partyName))
+                        .map(ClientConfig::keystore).findFirst())
+                .orElseThrow(() -> new IllegalArgumentException("replicas.xml names no node or client '" + partyName + "'"));
+        return new WsSecurity(PartyKeystore.load(keystore, partyName, password), password,
+                DeploymentTrust.load(config.keys().truststore(), password), security.timestampTtl(),
+                security.clockSkew(), ProtectedParts.defaults(), WSConstants.BST_DIRECT_REFERENCE);
+    }
+
+    /** A signed copy of {@code envelope} (the argument is left as it was). */
+    public SOAPEnvelope sign(SOAPEnvelope envelope) throws SecurityRefusal {
+        Document dom = DomBridge.toDom(envelope);
+        sign(dom);
+        return DomBridge.toAxiom(dom);
+    }
+
+    /** Signs a DOM envelope in place. */
+    public void sign(Document envelope) throws SecurityRefusal {
+        if (signer == null) {
+            throw new IllegalStateException("this WsSecurity has no private key; it can only verify");
+        }
+        try {
+            signer.sign(envelope);
+        } catch (WSSecurityException e) {
+            throw new IllegalStateException("cannot sign: " + e.getMessage(), e);
+        }
+    }
+
+    /** Who signed {@code envelope}; SecurityRefusal saying why when it is not authentic, fresh and fully signed. */
+    public AuthenticatedParty verify(SOAPEnvelope envelope) throws SecurityRefusal {
+        return verifier.verify(DomBridge.toDom(envelope));
+    }
+
+    /** The same for a DOM envelope (verification marks nothing and changes nothing in it). */
+    public AuthenticatedParty verify(Document envelope) throws SecurityRefusal {
+        return verifier.verify(envelope);
+    }
+
+    /** The same for raw bytes, e.g. a reply as it came off the wire in the MulticastSender. */
+    public AuthenticatedParty verify(byte[] envelope) throws SecurityRefusal {
+        return verifier.verify(DomBridge.parse(envelope));
+    }
+}

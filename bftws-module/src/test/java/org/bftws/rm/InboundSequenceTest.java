@@ -1,0 +1,92 @@
+package org.bftws.rm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+
+import org.junit.jupiter.api.Test;
+
+class InboundSequenceTest {
+
+    private static final URI GROUP = URI.create("http://echo.bftws.group/axis2/services/EchoService");
+
+    @Test
+    void everyReplicaDerivesTheSameSequenceIdFromTheClientUuidAndGroupEndpoint() throws Exception {
+        String uuid = "6f1c1b1e-8f4e-4c3a-9a57-0b1f8b7d2c11";
+        InboundSequence a = new InboundSequences(10, 16).create(uuid, GROUP, null, "EchoService");
+        InboundSequence b = new InboundSequences(10, 16).create(uuid.toUpperCase(), GROUP, null, "EchoService");
+        assertEquals(a.id(), b.id());
+        assertEquals(SequenceIds.derive("urn:uuid:" + uuid, GROUP), a.id());
+        assertTrue(a.id().matches("urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), a.id());
+        assertNotEquals(a.id(), SequenceIds.derive(uuid, URI.create("http://other.group/EchoService")));
+    }
+
+    @Test
+    void aRetransmittedCreateSequenceGetsTheSameSequenceBack() throws Exception {
+        InboundSequences all = new InboundSequences(10, 16);
+        InboundSequence first = all.create("u-1", GROUP, null, "EchoService");
+        assertSame(first, all.create("u-1", GROUP, null, "EchoService"));
+        assertEquals(1, all.size());
+    }
+
+    @Test
+    void aCreateSequenceWithoutUuidGetsAFreshId() throws Exception {
+        InboundSequences all = new InboundSequences(10, 16);
+        assertNotEquals(all.create(null, GROUP, null, "S").id(), all.create(null, GROUP, null, "S").id());
+    }
+
+    @Test
+    void theNumberOfLiveSequencesIsBoundedAndTerminatedOnesAreForgotten() throws Exception {
+        InboundSequences all = new InboundSequences(2, 16);
+        InboundSequence a = all.create("a", GROUP, null, "S");
+        all.create("b", GROUP, null, "S");
+        CreateSequenceRefused refused = assertThrows(CreateSequenceRefused.class,
+                () -> all.create("c", GROUP, null, "S"));
+        assertTrue(refused.getMessage().contains("maximum of 2"));
+        all.terminate(a.id());
+        assertTrue(all.find(a.id()).isEmpty());
+        all.create("c", GROUP, null, "S");
+    }
+
+    @Test
+    void duplicatesAreToldApartByWhetherTheyWereDelivered() throws Exception {
+        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S");
+        assertEquals(Arrival.NEW, s.accept(1));
+        assertEquals(Arrival.DUPLICATE_PENDING, s.accept(1));
+        s.delivered(1);
+        assertEquals(Arrival.DUPLICATE_DELIVERED, s.accept(1));
+        assertEquals(Arrival.DUPLICATE_DELIVERED, s.peek(1));
+    }
+
+    @Test
+    void messagesTooFarAheadOfDeliveryAreRefusedSoBuffersStayBounded() throws Exception {
+        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S");
+        assertEquals(Arrival.NEW, s.accept(4));
+        assertEquals(Arrival.BEYOND_WINDOW, s.accept(5));
+        assertEquals(Arrival.NEW, s.accept(1));
+        s.delivered(1);
+        assertEquals(Arrival.NEW, s.accept(5));
+    }
+
+    @Test
+    void deliveryMustFollowMessageNumbers() throws Exception {
+        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S");
+        s.accept(1);
+        s.accept(2);
+        assertThrows(IllegalStateException.class, () -> s.delivered(2));
+    }
+
+    @Test
+    void aClosedSequenceRefusesNewMessagesButStillRecognisesDuplicates() throws Exception {
+        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S");
+        s.accept(1);
+        s.close();
+        assertEquals(Arrival.CLOSED, s.accept(2));
+        assertEquals(Arrival.DUPLICATE_PENDING, s.accept(1));
+        assertTrue(s.acknowledgement().closed());
+    }
+}
