@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.axiom.om.OMContainer;
 import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMException;
 import org.apache.axiom.om.OMFactory;
 import org.bftws.core.Message;
 
@@ -43,8 +44,21 @@ public final class BundleCodec {
         return bundle;
     }
 
-    /** Decodes a {@code pbft:Messages} element: every message and the signatures that came with it. */
+    /**
+     * Decodes a {@code pbft:Messages} element: every message and the signatures that came with it. AXIOM parses a
+     * received body lazily, while the decoder walks it; XML that turns out not to be well formed there is refused
+     * like any other malformed input.
+     */
     public WireBundle decode(OMElement bundle) throws WireFormatException {
+        try {
+            return decodeBundle(bundle);
+        } catch (OMException e) {
+            throw new WireFormatException(WireNames.PREFIX + ":" + WireNames.MESSAGES.getLocalPart(),
+                    "not well-formed XML: " + e.getMessage());
+        }
+    }
+
+    private WireBundle decodeBundle(OMElement bundle) throws WireFormatException {
         XmlInput in = XmlInput.root(bundle);
         if (!in.localName().equals(WireNames.MESSAGES.getLocalPart())) {
             throw in.problem("expected pbft:" + WireNames.MESSAGES.getLocalPart());
@@ -67,6 +81,10 @@ public final class BundleCodec {
 
     /** Decodes one message element on its own (a message embedded elsewhere, tests). */
     public WireMessage decodeMessage(OMElement element) throws WireFormatException {
-        return new MessageDecoder(limits).entry(XmlInput.root(element));
+        try {
+            return new MessageDecoder(limits).entry(XmlInput.root(element));
+        } catch (OMException e) {
+            throw new WireFormatException(element.getLocalName(), "not well-formed XML: " + e.getMessage());
+        }
     }
 }

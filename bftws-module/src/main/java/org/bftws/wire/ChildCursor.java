@@ -17,6 +17,7 @@ import org.apache.axiom.om.OMText;
 final class ChildCursor {
     private final XmlInput parent;
     private final Iterator<OMNode> nodes;
+    private final java.util.Map<String, Integer> seen = new java.util.HashMap<>();
     private OMElement next;
     private int position;
 
@@ -39,7 +40,9 @@ final class ChildCursor {
         }
         next = null;
         position++;
-        return new XmlInput(e, parent.path() + "/" + XmlInput.name(e) + "[" + position + "]");
+        // XPath style: the position among the siblings of the same name
+        int index = seen.merge(XmlInput.name(e), 1, Integer::sum);
+        return new XmlInput(e, parent.path() + "/" + XmlInput.name(e) + "[" + index + "]");
     }
 
     /** A run of zero or more {@code local} elements, refused past {@code max}. */

@@ -161,11 +161,16 @@ final class XmlInput {
         if (text.length() > maxChars) {
             throw problem(what + " holds more than " + maxBytes + " bytes (" + text.length() + " base64 characters)");
         }
+        byte[] bytes;
         try {
-            return BASE64.decode(text);
+            bytes = BASE64.decode(text);
         } catch (IllegalArgumentException e) {
             throw problem(what + " is not base64: " + e.getMessage());
         }
+        if (bytes.length > maxBytes) { // the character bound above allows up to two bytes more
+            throw problem(what + " holds more than " + maxBytes + " bytes (" + bytes.length + ")");
+        }
+        return bytes;
     }
 
     static String shorten(String v) {

@@ -112,7 +112,8 @@ public final class MacAuthenticator implements MessageAuthenticator {
             input = MacInput.of(group.service(), from, Exchange.nodeNamed(group, self), envelope, bundle);
         } catch (WireFormatException e) {
             throw new SecurityRefusal(RefusalReason.MALFORMED_PBFT, e.getMessage(), e);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | org.apache.axiom.om.OMException e) {
+            // a bad wsrm:Sequence, XML nested too deep, or XML that is not well formed where AXIOM parses lazily
             throw new SecurityRefusal(RefusalReason.MALFORMED, e.getMessage(), e);
         }
         if (!keys().verify(from, input, header.mac())) {
