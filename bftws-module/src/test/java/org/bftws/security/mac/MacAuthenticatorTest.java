@@ -6,26 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.StringReader;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.function.UnaryOperator;
-import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.MessageContext;
-import org.bftws.core.Message;
-import org.bftws.core.Prepare;
-import org.bftws.core.Status;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
-import org.bftws.wire.BundleCodec;
 import org.bftws.wire.KeyedGroup;
-import org.bftws.wire.SignatureCache;
 import org.bftws.wire.WireBundle;
-import org.bftws.wire.WireLimits;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +31,6 @@ class MacAuthenticatorTest {
     static KeyedGroup group;
     static MacAuthenticator[] nodes = new MacAuthenticator[4];
     static MacAuthenticator client;
-    static final String DIGEST = java.util.Base64.getEncoder().encodeToString(new byte[32]);
 
     @BeforeAll
     static void keys() {
@@ -53,76 +42,35 @@ class MacAuthenticatorTest {
     }
 
     static MacAuthenticator authenticator(String party) {
-        return new MacAuthenticator(group.config, party, g -> group.wsSecurity(party));
+        return MacFixtures.authenticator(group, party);
     }
 
     static String controlEndpoint(int node) {
         return "http://127.0.0.1:" + (9100 + node) + KeyedGroup.controlPath();
     }
 
-    /** A one-way PBFT message in sequence {@code seq} number 7, with an acknowledgement piggy-backed. */
     static String envelope(int to, String seq, String body) {
-        return "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
-                + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\""
-                + " xmlns:wsrm=\"http://docs.oasis-open.org/ws-rx/wsrm/200702\"><soapenv:Header>"
-                + "<wsa:To>" + controlEndpoint(to) + "</wsa:To><wsa:MessageID>urn:uuid:m-1</wsa:MessageID>"
-                + "<wsa:Action>urn:bftws:pbft</wsa:Action>"
-                + "<wsrm:Sequence soapenv:mustUnderstand=\"1\"><wsrm:Identifier>" + seq + "</wsrm:Identifier>"
-                + "<wsrm:MessageNumber>7</wsrm:MessageNumber></wsrm:Sequence>"
-                + "<wsrm:SequenceAcknowledgement><wsrm:Identifier>urn:uuid:back</wsrm:Identifier>"
-                + "<wsrm:AcknowledgementRange Upper=\"12\" Lower=\"1\"/></wsrm:SequenceAcknowledgement>"
-                + "</soapenv:Header><soapenv:Body>" + body + "</soapenv:Body></soapenv:Envelope>";
+        return MacFixtures.envelope(controlEndpoint(to), seq, body);
     }
 
     static String bundle() {
-        Prepare p = new Prepare(0, 5, org.bftws.core.Digest.fromBytes(new byte[32]), 0);
-        SignatureCache sigs = new SignatureCache(10);
-        sigs.put(p, group.signer(0).sign(p));
-        List<Message> messages = List.of(p, new Status(0, false, 0, 4, 0));
-        StringWriter w = new StringWriter();
-        try {
-            new BundleCodec(WireLimits.forGroup(group.group)).encode(messages, sigs, true,
-                    org.apache.axiom.om.OMAbstractFactory.getOMFactory(), null).serialize(w);
-        } catch (javax.xml.stream.XMLStreamException e) {
-            throw new IllegalStateException(e);
-        }
-        return w.toString();
+        return MacFixtures.bundle(group);
     }
 
     static SOAPEnvelope parse(String xml) {
-        return OMXMLBuilderFactory.createSOAPModelBuilder(new StringReader(xml)).getSOAPEnvelope();
+        return MacFixtures.parse(xml);
     }
 
     static String text(SOAPEnvelope env) {
-        StringWriter w = new StringWriter();
-        try {
-            env.serialize(w);
-        } catch (javax.xml.stream.XMLStreamException e) {
-            throw new IllegalStateException(e);
-        }
-        return w.toString();
+        return MacFixtures.text(env);
     }
 
-    /** What node {@code from} puts on the wire for {@code xml} sent to node {@code to}'s control endpoint. */
     static String sent(MacAuthenticator from, int to, String xml) throws SecurityRefusal {
-        MessageContext out = new MessageContext();
-        try {
-            out.setEnvelope(parse(xml));
-        } catch (org.apache.axis2.AxisFault e) {
-            throw new IllegalStateException(e);
-        }
-        out.setTo(new EndpointReference(controlEndpoint(to)));
-        out.setServerSide(false);
-        from.protect(out, group.group);
-        return text(out.getEnvelope());
+        return MacFixtures.sent(from, group, controlEndpoint(to), xml);
     }
 
-    /** Node {@code at} receiving {@code wire} as a request. */
     static MessageContext received(String wire) throws Exception {
-        MessageContext in = new MessageContext();
-        in.setEnvelope(parse(wire));
-        in.setServerSide(true);
-        return in;
+        return MacFixtures.received(wire);
     }
 
     static SecurityRefusal refusedBy(int node, String wire) {
