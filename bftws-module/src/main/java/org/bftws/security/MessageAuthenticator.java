@@ -5,7 +5,8 @@ import org.bftws.config.GroupConfig;
 
 /**
  * One message authentication profile as {@link SecurityHandler} drives it: {@code wssec} ({@link
- * WsSecurityAuthenticator}) now, {@code mac} (issue 4) later, registered with
+ * WsSecurityAuthenticator}) and {@code mac} ({@link org.bftws.security.mac.MacAuthenticator}), which
+ * {@link SecurityRuntime} registers for a party with keys; others with
  * {@link SecurityRuntime#register(org.bftws.config.SecurityProfile, MessageAuthenticator)}.
  */
 public interface MessageAuthenticator {

@@ -16,7 +16,23 @@ public enum RefusalReason {
     STALE("MessageExpired", "stale: the wsu:Timestamp has expired or was created too far in the future"),
     NOT_COVERED("FailedCheck", "not covered by the signature (possible signature wrapping)"),
     WEAK_ALGORITHM("UnsupportedAlgorithm", "weak or unsupported algorithm"),
-    MALFORMED("InvalidSecurity", "malformed security header");
+    MALFORMED("InvalidSecurity", "malformed security header"),
+    // the mac profile (org.bftws.security.mac)
+    MAC_MISMATCH("FailedCheck", "MAC mismatch: the authenticator does not verify under the key shared with its"
+            + " claimed sender, so the message was changed or not sent by that node"),
+    MISDIRECTED("FailedCheck", "misdirected: the authenticator names another receiver, or another sender than"
+            + " this exchange was with"),
+    MALFORMED_PBFT("InvalidSecurity", "malformed PBFT messages: the body's pbft:Messages cannot be decoded, so what"
+            + " the MAC covers cannot be computed"),
+    UNKNOWN_PEER("FailedAuthentication", "unknown peer: the message names a sender that is not a node of this group"
+            + " or shares no key with this node"),
+    // embedded signatures of PBFT messages (org.bftws.wire.ProofVerifier)
+    UNSIGNED_PROOF("InvalidSecurity", "unsigned proof: a PBFT message that travels as proof or is relayed carries no"
+            + " signature of its sender"),
+    FORGED_PROOF("FailedCheck", "forged proof: an embedded or relayed message does not verify as signed by its"
+            + " claimed sender"),
+    NOT_FROM_SENDER("FailedAuthentication", "relayed: a message that only its own sender may send (it carries no"
+            + " signature a third node could check) arrived from another node");
 
     /** WS-Security 1.0 namespace of the standard fault codes. */
     public static final String WSSE_NS =

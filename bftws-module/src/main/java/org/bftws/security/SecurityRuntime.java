@@ -51,6 +51,9 @@ public final class SecurityRuntime {
         this.ownGroup = self == null ? Optional.empty() : config.groupOfNode(self);
         if (self != null) {
             authenticators.put(SecurityProfile.WSSEC, new WsSecurityAuthenticator(config, self));
+            // mac: HMAC between the nodes of a group, WS-Security for everything else (keys load on first use)
+            authenticators.put(SecurityProfile.MAC, new org.bftws.security.mac.MacAuthenticator(config, self,
+                    this::wsSecurity));
         }
     }
 
@@ -96,7 +99,7 @@ public final class SecurityRuntime {
         return value == null || value.isBlank() ? null : value.trim();
     }
 
-    /** Plugs in the authenticator of a profile (issue 4 registers {@code mac}). */
+    /** Plugs in (or replaces) the authenticator of a profile; {@code wssec} and {@code mac} are built in. */
     public void register(SecurityProfile profile, MessageAuthenticator authenticator) {
         authenticators.put(profile, authenticator);
     }

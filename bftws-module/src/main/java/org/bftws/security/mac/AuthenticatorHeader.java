@@ -1,0 +1,88 @@
+package org.bftws.security.mac;
+
+import java.util.Base64;
+import java.util.Iterator;
+import javax.xml.namespace.QName;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axiom.soap.SOAPFactory;
+import org.apache.axiom.soap.SOAPHeader;
+import org.apache.axiom.soap.SOAPHeaderBlock;
+import org.bftws.security.RefusalReason;
+import org.bftws.security.SecurityRefusal;
+
+/**
+ * The {@code mac:Authenticator} SOAP header of the {@code mac} profile:
+ * {@code <mac:Authenticator from="replica0" to="replica1" soapenv:mustUnderstand="1">base64 HMAC</mac:Authenticator>}.
+ * mustUnderstand, so that a node without this profile refuses the message instead of accepting it unchecked.
+ */
+record AuthenticatorHeader(String from, String to, byte[] mac) {
+    static final String NS = "urn:bftws:mac:1";
+    static final String PREFIX = "mac";
+    static final QName NAME = new QName(NS, "Authenticator", PREFIX);
+    static final int MAC_BYTES = 32;
+    private static final int MAX_NAME_CHARS = 256;
+
+    void addTo(SOAPEnvelope envelope) {
+        SOAPFactory f = (SOAPFactory) envelope.getOMFactory();
+        SOAPHeader header = envelope.getHeader() != null ? envelope.getHeader() : f.createSOAPHeader(envelope);
+        SOAPHeaderBlock block = header.addHeaderBlock(NAME.getLocalPart(), f.createOMNamespace(NS, PREFIX));
+        block.setMustUnderstand(true);
+        block.addAttribute("from", from, null);
+        block.addAttribute("to", to, null);
+        block.setText(Base64.getEncoder().encodeToString(mac));
+    }
+
+    /** The message's authenticator, null when it has none; SecurityRefusal MALFORMED when it is not well formed. */
+    static AuthenticatorHeader read(SOAPEnvelope envelope) throws SecurityRefusal {
+        SOAPHeaderBlock block = find(envelope);
+        if (block == null) {
+            return null;
+        }
+        String from = name(block, "from");
+        String to = name(block, "to");
+        if (block.getFirstElement() != null) {
+            throw malformed("it must hold only the base64 MAC");
+        }
+        byte[] mac;
+        try {
+            String text = block.getText();
+            mac = text.length() > 64 ? new byte[0] : Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw malformed("its MAC is not base64");
+        }
+        if (mac.length != MAC_BYTES) {
+            throw malformed("its MAC must be " + MAC_BYTES + " bytes of HMAC-SHA256");
+        }
+        return new AuthenticatorHeader(from, to, mac);
+    }
+
+    /** The header block itself, null when absent; marks it processed (this profile understands it). */
+    static SOAPHeaderBlock find(SOAPEnvelope envelope) throws SecurityRefusal {
+        SOAPHeader header = envelope.getHeader();
+        if (header == null) {
+            return null;
+        }
+        Iterator<OMElement> it = header.getChildrenWithName(NAME);
+        if (!it.hasNext()) {
+            return null;
+        }
+        SOAPHeaderBlock block = (SOAPHeaderBlock) it.next();
+        if (it.hasNext()) {
+            throw malformed("the message carries two of them");
+        }
+        return block;
+    }
+
+    private static String name(OMElement block, String attribute) throws SecurityRefusal {
+        String v = block.getAttributeValue(new QName(attribute));
+        if (v == null || v.isBlank() || v.length() > MAX_NAME_CHARS) {
+            throw malformed("attribute " + attribute + " must name a node");
+        }
+        return v;
+    }
+
+    private static SecurityRefusal malformed(String problem) {
+        return new SecurityRefusal(RefusalReason.MALFORMED, "mac:Authenticator: " + problem);
+    }
+}

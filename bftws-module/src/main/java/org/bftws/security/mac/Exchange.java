@@ -1,0 +1,86 @@
+package org.bftws.security.mac;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.wsdl.WSDLConstants;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.NodeConfig;
+import org.bftws.security.AuthenticatedParty;
+import org.bftws.security.SecurityRuntime;
+
+/**
+ * Which peer node a message is exchanged with, from this node's point of view: the receiver of an outgoing request
+ * is the node whose endpoint it is addressed to; the receiver of a response is the node whose request it answers
+ * (as that request was authenticated); the sender of an incoming response must be the node the request went to.
+ * Null means the other party is not a peer node (a client, another group, an unauthenticated request): that
+ * traffic stays WS-Security signed.
+ */
+final class Exchange {
+    private Exchange() {
+    }
+
+    /** The peer node an outgoing message goes to, or null. */
+    static String receiverOf(MessageContext out, GroupConfig group, String self) {
+        if (!isNode(group, self)) {
+            return null;
+        }
+        String peer;
+        if (out.isServerSide()) {
+            MessageContext request = related(out, WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+            Object party = request == null ? null : request.getProperty(SecurityRuntime.AUTHENTICATED_PARTY);
+            peer = party instanceof AuthenticatedParty p ? nodeNamed(group, p.name()) : null;
+        } else {
+            peer = nodeAt(group, out.getTo());
+        }
+        return peer == null || peer.equalsIgnoreCase(self) ? null : peer;
+    }
+
+    /** For a response this node receives, the node its request went to; null for anything else. */
+    static String expectedSenderOf(MessageContext in, GroupConfig group) {
+        if (in.isServerSide()) {
+            return null;
+        }
+        MessageContext request = related(in, WSDLConstants.MESSAGE_LABEL_OUT_VALUE);
+        return request == null ? null : nodeAt(group, request.getTo());
+    }
+
+    static boolean isNode(GroupConfig group, String name) {
+        return name != null && nodeNamed(group, name) != null;
+    }
+
+    /** The config's spelling of node {@code name} of {@code group} (names are unique ignoring case), or null. */
+    static String nodeNamed(GroupConfig group, String name) {
+        return group.nodes().stream().map(NodeConfig::name).filter(n -> n.equalsIgnoreCase(name)).findFirst()
+                .orElse(null);
+    }
+
+    private static String nodeAt(GroupConfig group, EndpointReference to) {
+        if (to == null || to.getAddress() == null) {
+            return null;
+        }
+        URI address;
+        try {
+            address = new URI(to.getAddress());
+        } catch (URISyntaxException e) {
+            return null;
+        }
+        return group.nodes().stream().filter(n -> address.equals(n.controlEndpoint())
+                || address.equals(n.serviceEndpoint())).map(NodeConfig::name).findFirst().orElse(null);
+    }
+
+    private static MessageContext related(MessageContext mc, String label) {
+        OperationContext op = mc.getOperationContext();
+        if (op == null) {
+            return null;
+        }
+        try {
+            return op.getMessageContext(label);
+        } catch (AxisFault e) {
+            return null;
+        }
+    }
+}

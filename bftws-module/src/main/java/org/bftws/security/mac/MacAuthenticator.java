@@ -1,0 +1,169 @@
+package org.bftws.security.mac;
+
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axiom.soap.SOAPHeaderBlock;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.NodeConfig;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.security.AuthenticatedParty;
+import org.bftws.security.DeploymentTrust;
+import org.bftws.security.MessageAuthenticator;
+import org.bftws.security.PartyKeystore;
+import org.bftws.security.RefusalReason;
+import org.bftws.security.SecurityRefusal;
+import org.bftws.security.WsSecurity;
+import org.bftws.wire.BundleCodec;
+import org.bftws.wire.WireBundle;
+import org.bftws.wire.WireFormatException;
+import org.bftws.wire.WireLimits;
+import org.bftws.wire.WireNames;
+
+/**
+ * The {@code mac} profile (PBFT's practice, the BFT-WS paper's future work): a message between two nodes of a group
+ * carries a {@code mac:Authenticator} header, HMAC-SHA256 under the key the two share, over {@link MacInput}.
+ * Everything else, client requests and the replies to them above all, stays WS-Security signed as in {@code wssec}:
+ * a client has no pairwise keys, and a client's signed request must be verifiable by replicas it reaches relayed.
+ * An incoming message with an authenticator is judged by it alone; one without goes to WS-Security. Refusals carry a
+ * {@link RefusalReason} like the wssec ones ({@code MAC_MISMATCH}, {@code MISDIRECTED}, {@code UNKNOWN_PEER},
+ * {@code MALFORMED}, {@code MALFORMED_PBFT}). A verified PBFT bundle is left in the message context as
+ * {@link WireBundle#PROPERTY}, so the receiver need not decode it again. Thread-safe.
+ */
+public final class MacAuthenticator implements MessageAuthenticator {
+    private final ReplicasConfig config;
+    private final String self;
+    private final Function<GroupConfig, WsSecurity> wsSecurity;
+    private final Map<String, BundleCodec> codecs = new ConcurrentHashMap<>();
+    private volatile PairwiseKeys keys;
+    private volatile DeploymentTrust trust;
+
+    /**
+     * @param self       this party's name in {@code config}
+     * @param wsSecurity the wssec profile of this party for a group: client traffic goes there
+     */
+    public MacAuthenticator(ReplicasConfig config, String self, Function<GroupConfig, WsSecurity> wsSecurity) {
+        this.config = config;
+        this.self = self;
+        this.wsSecurity = wsSecurity;
+    }
+
+    @Override
+    public void protect(MessageContext outgoing, GroupConfig group) throws SecurityRefusal {
+        String peer = Exchange.receiverOf(outgoing, group, self);
+        if (peer == null) {
+            try {
+                outgoing.setEnvelope(wsSecurity.apply(group).sign(outgoing.getEnvelope()));
+            } catch (AxisFault e) {
+                throw new IllegalStateException("Axis2 refused the signed envelope: " + e.getMessage(), e);
+            }
+            return;
+        }
+        SOAPEnvelope envelope = outgoing.getEnvelope();
+        SOAPHeaderBlock old = AuthenticatorHeader.find(envelope);
+        if (old != null) {
+            old.detach(); // a message sent through the flow again gets a fresh authenticator
+        }
+        WireBundle bundle;
+        try {
+            bundle = bundleOf(envelope, group);
+        } catch (WireFormatException e) {
+            throw new IllegalStateException("this node built PBFT messages it cannot read back: " + e.getMessage(), e);
+        }
+        byte[] input = MacInput.of(group.service(), Exchange.nodeNamed(group, self), peer, envelope, bundle);
+        byte[] mac = keys().mac(peer, input).orElseThrow(() -> new IllegalStateException(self + " holds no MAC key"
+                + " shared with " + peer + "; run ./bftws keygen to add the pair keys"));
+        new AuthenticatorHeader(Exchange.nodeNamed(group, self), peer, mac).addTo(envelope);
+    }
+
+    @Override
+    public AuthenticatedParty authenticate(MessageContext incoming, GroupConfig group) throws SecurityRefusal {
+        SOAPEnvelope envelope = incoming.getEnvelope();
+        AuthenticatorHeader header = AuthenticatorHeader.read(envelope);
+        if (header == null) {
+            return wsSecurity.apply(group).verify(envelope);
+        }
+        if (!Exchange.isNode(group, self)) {
+            throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, self + " is not a node of group " + group.service()
+                    + " and shares no MAC keys");
+        }
+        if (!header.to().equalsIgnoreCase(self)) {
+            throw new SecurityRefusal(RefusalReason.MISDIRECTED, "made for " + header.to() + ", received by " + self);
+        }
+        String from = Exchange.nodeNamed(group, header.from());
+        if (from == null || from.equalsIgnoreCase(self) || !keys().sharesKeyWith(from)) {
+            throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, "'" + header.from() + "' is not a peer of " + self
+                    + " in group " + group.service());
+        }
+        String expected = Exchange.expectedSenderOf(incoming, group);
+        if (expected != null && !expected.equalsIgnoreCase(from)) {
+            throw new SecurityRefusal(RefusalReason.MISDIRECTED, "an answer from " + from + " to a request sent to "
+                    + expected);
+        }
+        WireBundle bundle;
+        byte[] input;
+        try {
+            bundle = bundleOf(envelope, group);
+            input = MacInput.of(group.service(), from, Exchange.nodeNamed(group, self), envelope, bundle);
+        } catch (WireFormatException e) {
+            throw new SecurityRefusal(RefusalReason.MALFORMED_PBFT, e.getMessage(), e);
+        } catch (IllegalArgumentException | org.apache.axiom.om.OMException e) {
+            // a bad wsrm:Sequence, XML nested too deep, or XML that is not well formed where AXIOM parses lazily
+            throw new SecurityRefusal(RefusalReason.MALFORMED, e.getMessage(), e);
+        }
+        if (!keys().verify(from, input, header.mac())) {
+            throw new SecurityRefusal(RefusalReason.MAC_MISMATCH, "claimed sender " + from);
+        }
+        AuthenticatorHeader.find(envelope).setProcessed();
+        if (bundle != null) {
+            incoming.setProperty(WireBundle.PROPERTY, bundle);
+        }
+        return new AuthenticatedParty(from, trust().registered(from).orElseThrow(() -> new SecurityRefusal(
+                RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + from)));
+    }
+
+    /** The decoded {@code pbft:Messages} of the body; null when the body holds none, refused when it holds two. */
+    private WireBundle bundleOf(SOAPEnvelope envelope, GroupConfig group) throws WireFormatException {
+        OMElement found = null;
+        for (Iterator<OMElement> it = envelope.getBody().getChildElements(); it.hasNext(); ) {
+            OMElement e = it.next();
+            if (WireNames.MESSAGES.equals(e.getQName())) {
+                if (found != null) {
+                    throw new WireFormatException("soapenv:Body", "two pbft:Messages elements; one carries them all");
+                }
+                found = e;
+            }
+        }
+        if (found == null) {
+            return null;
+        }
+        BundleCodec codec = codecs.computeIfAbsent(group.service(), s -> new BundleCodec(WireLimits.forGroup(group)));
+        return codec.decode(found);
+    }
+
+    private PairwiseKeys keys() {
+        PairwiseKeys k = keys;
+        if (k == null) {
+            NodeConfig node = config.groupOfNode(self).map(g -> g.node(self)).orElseThrow(
+                    () -> new IllegalStateException(self + " is not a node: it holds no MAC keys"));
+            char[] password = config.keys().storePassword().toCharArray();
+            k = new PairwiseKeys(PartyKeystore.load(node.keystore(), self, password));
+            keys = k;
+        }
+        return k;
+    }
+
+    private DeploymentTrust trust() {
+        DeploymentTrust t = trust;
+        if (t == null) {
+            t = DeploymentTrust.load(config.keys().truststore(), config.keys().storePassword().toCharArray());
+            trust = t;
+        }
+        return t;
+    }
+}

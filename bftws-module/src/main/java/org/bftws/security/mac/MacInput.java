@@ -1,0 +1,90 @@
+package org.bftws.security.mac;
+
+import java.util.Iterator;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.soap.SOAPBody;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axiom.soap.SOAPHeader;
+import org.bftws.rm.Wsrm;
+import org.bftws.security.ProtectedParts;
+import org.bftws.wire.CanonicalWriter;
+import org.bftws.wire.WireBundle;
+import org.bftws.wire.WireNames;
+
+/**
+ * The bytes the {@code mac} profile's HMAC covers, in this order: a domain string; the group; sender and receiver
+ * node names; the WS-RM sequence id and message number (so a replayed message is a WS-RM duplicate, and a message
+ * cannot be moved into another sequence or position); every WS-Addressing and WS-RM header in document order
+ * ({@link CanonicalXml}: acknowledgements, action, message id, relates-to); and the body, in which a PBFT bundle
+ * appears as its decoded messages' canonical forms with their embedded signatures ({@link WireBundle#canonicalBytes})
+ * and anything else (WS-RM protocol bodies, faults) as {@link CanonicalXml}.
+ */
+final class MacInput {
+    static final String DOMAIN = AuthenticatorHeader.NS + "#hmac-sha256/v1";
+    private static final int BUNDLE = 'B';
+
+    private MacInput() {
+    }
+
+    /**
+     * @param bundle the decoded bundle of the body's {@code pbft:Messages}, or null when the body holds none
+     */
+    static byte[] of(String group, String from, String to, SOAPEnvelope envelope, WireBundle bundle) {
+        CanonicalWriter out = new CanonicalWriter(bundle == null ? 512 : 4096);
+        out.writeString(DOMAIN).writeString(group).writeString(from).writeString(to);
+        SequencePosition position = SequencePosition.of(envelope);
+        out.writeBoolean(position != null);
+        if (position != null) {
+            out.writeString(position.id()).writeLong(position.number());
+        }
+        SOAPHeader header = envelope.getHeader();
+        if (header != null) {
+            for (Iterator<OMElement> it = header.getChildElements(); it.hasNext(); ) {
+                OMElement h = it.next();
+                if (h.getNamespaceURI() != null && ProtectedParts.DEFAULT_HEADER_NAMESPACES.contains(h.getNamespaceURI())) {
+                    CanonicalXml.write(h, out);
+                }
+            }
+        }
+        out.writeByte(0); // headers end: an element record never starts with a zero byte
+        SOAPBody body = envelope.getBody();
+        CanonicalXml.writeAttributes(body, out);
+        CanonicalXml.writeChildren(body, out, 1, (child, o) -> {
+            if (!WireNames.MESSAGES.equals(child.getQName())) {
+                return false;
+            }
+            o.writeByte(BUNDLE);
+            bundle.writeCanonical(o);
+            return true;
+        });
+        return out.toByteArray();
+    }
+
+    /** The message's wsrm:Sequence position; null without the header (responses, protocol messages). */
+    record SequencePosition(String id, long number) {
+        static SequencePosition of(SOAPEnvelope envelope) {
+            SOAPHeader header = envelope.getHeader();
+            if (header == null) {
+                return null;
+            }
+            Iterator<OMElement> it = header.getChildrenWithName(new javax.xml.namespace.QName(Wsrm.NS, "Sequence"));
+            if (!it.hasNext()) {
+                return null;
+            }
+            OMElement seq = it.next();
+            if (it.hasNext()) {
+                throw new IllegalArgumentException("two wsrm:Sequence headers");
+            }
+            OMElement id = seq.getFirstChildWithName(new javax.xml.namespace.QName(Wsrm.NS, "Identifier"));
+            OMElement number = seq.getFirstChildWithName(new javax.xml.namespace.QName(Wsrm.NS, "MessageNumber"));
+            if (id == null || number == null) {
+                throw new IllegalArgumentException("wsrm:Sequence without Identifier or MessageNumber");
+            }
+            try {
+                return new SequencePosition(id.getText().trim(), Long.parseLong(number.getText().trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("wsrm:MessageNumber '" + number.getText() + "' is not a number");
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.bftws.wire;
+
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.ProtocolConfig;
+import org.bftws.core.Checkpoint;
+import org.bftws.core.Message;
+import org.bftws.core.NewView;
+import org.bftws.core.PrePrepare;
+import org.bftws.core.Prepare;
+import org.bftws.core.ViewChange;
+
+/**
+ * The embedded signatures a node holds so that it can later embed the messages they sign (prepared certificates and
+ * checkpoint proofs in its view-change, the proof of a state snapshot, the view-changes of a new-view) or relay them.
+ * Only valid signatures enter: the node's own, and received ones after {@link ProofVerifier} checked them; so a
+ * value found here needs no second check. Keyed by message value. The caller garbage-collects with
+ * {@link #forgetUpTo} when a checkpoint becomes stable and with {@link #forgetViewsBefore} when a view is installed;
+ * the capacity is a safety bound (least recently used entries go first, counted and logged), sized so that a
+ * correct node never reaches it. Thread-safe.
+ */
+public final class SignatureCache implements SignatureSource {
+    private static final Log LOG = LogFactory.getLog(SignatureCache.class);
+
+    private final int capacity;
+    private final LinkedHashMap<Message, byte[]> entries;
+    private long evictions;
+
+    public SignatureCache(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be positive");
+        }
+        this.capacity = capacity;
+        this.entries = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true);
+    }
+
+    /**
+     * Room for what a correct node of {@code group} must keep, twice over: per sequence number in the watermark
+     * window a pre-prepare and a prepare from every node, per checkpoint in the window one from every node, and a
+     * view-change from every node plus a new-view for the current and the next view.
+     */
+    public static SignatureCache forGroup(GroupConfig group) {
+        ProtocolConfig p = group.protocol();
+        int n = group.nodes().size();
+        long slots = (long) p.watermarkWindow() * (n + 1);
+        long checkpoints = (long) n * (p.watermarkWindow() / p.checkpointInterval() + 2);
+        long views = 2L * (n + 1);
+        return new SignatureCache((int) Math.min(Integer.MAX_VALUE, 2 * (slots + checkpoints + views)));
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Keeps the valid signature {@code signature} of transferable message {@code m}. */
+    public synchronized void put(Message m, byte[] signature) {
+        if (!m.transferable()) {
+            throw new IllegalArgumentException("only transferable messages carry embedded signatures: " + m);
+        }
+        entries.put(m, signature.clone());
+        if (entries.size() > capacity) {
+            Iterator<Map.Entry<Message, byte[]>> eldest = entries.entrySet().iterator();
+            Message dropped = eldest.next().getKey();
+            eldest.remove();
+            evictions++;
+            LOG.warn("signature cache full (" + capacity + "): dropped the signature of " + dropped
+                    + "; garbage collection at stable checkpoints may be missing [" + evictions + " so far]");
+        }
+    }
+
+    public synchronized boolean contains(Message m) {
+        return entries.containsKey(m);
+    }
+
+    @Override
+    public synchronized Optional<byte[]> signatureOf(Message m) {
+        byte[] s = entries.get(m);
+        return s == null ? Optional.empty() : Optional.of(s.clone());
+    }
+
+    /**
+     * Checkpoint {@code stableSeq} became stable: forgets pre-prepares and prepares at or below it and checkpoints
+     * below it (the stable checkpoint's own proof stays: view-changes and state snapshots embed it). Returns how many
+     * signatures it forgot.
+     */
+    public synchronized int forgetUpTo(long stableSeq) {
+        int before = entries.size();
+        entries.keySet().removeIf(m -> (m instanceof PrePrepare pp && pp.seq() <= stableSeq)
+                || (m instanceof Prepare p && p.seq() <= stableSeq)
+                || (m instanceof Checkpoint c && c.seq() < stableSeq));
+        return before - entries.size();
+    }
+
+    /** View {@code view} was installed: forgets view-changes and new-views of earlier views. */
+    public synchronized int forgetViewsBefore(int view) {
+        int before = entries.size();
+        entries.keySet().removeIf(m -> (m instanceof ViewChange vc && vc.newView() < view)
+                || (m instanceof NewView nv && nv.view() < view));
+        return before - entries.size();
+    }
+
+    public synchronized int size() {
+        return entries.size();
+    }
+
+    /** Entries dropped because the cache was full: non-zero means a missing garbage collection or a small capacity. */
+    public synchronized long evictions() {
+        return evictions;
+    }
+}

@@ -1,0 +1,101 @@
+package org.bftws.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.bftws.core.Checkpoint;
+import org.bftws.core.Commit;
+import org.bftws.core.Message;
+import org.bftws.core.NewView;
+import org.bftws.core.PrePrepare;
+import org.bftws.core.Prepare;
+import org.bftws.core.ViewChange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The signatures a node keeps to embed later: kept by value, collected at stable checkpoints, bounded. */
+class SignatureCacheTest {
+    private static final byte[] SIG = {1, 2, 3};
+
+    @Test
+    void aStableCheckpointDropsOrderingSignaturesUpToItButKeepsItsOwnProof() {
+        SignatureCache cache = new SignatureCache(100);
+        Prepare old = new Prepare(0, 128, SampleMessages.STATE_128, 1);
+        Prepare newer = new Prepare(0, 129, SampleMessages.STATE_128, 1);
+        PrePrepare oldPp = SampleMessages.prePrepare(0, 100, 2);
+        Checkpoint earlier = new Checkpoint(64, SampleMessages.STATE_128, 1);
+        List<Checkpoint> proof = SampleMessages.stableProof(128, SampleMessages.STATE_128);
+        for (Message m : List.of(old, newer, oldPp, earlier)) {
+            cache.put(m, SIG);
+        }
+        proof.forEach(c -> cache.put(c, SIG));
+        assertEquals(3, cache.forgetUpTo(128));
+        assertFalse(cache.contains(old));
+        assertFalse(cache.contains(oldPp));
+        assertFalse(cache.contains(earlier));
+        assertTrue(cache.contains(newer));
+        proof.forEach(c -> assertTrue(cache.contains(c), c + " proves the stable checkpoint and stays"));
+    }
+
+    @Test
+    void installingAViewDropsTheViewChangesAndNewViewsOfEarlierViews() {
+        SignatureCache cache = new SignatureCache(100);
+        ViewChange toOne = SampleMessages.viewChange(1, 3, 0);
+        ViewChange toTwo = SampleMessages.viewChange(2, 3, 0);
+        NewView two = SampleMessages.newView();
+        cache.put(toOne, SIG);
+        cache.put(toTwo, SIG);
+        cache.put(two, SIG);
+        assertEquals(1, cache.forgetViewsBefore(2));
+        assertTrue(cache.contains(toTwo));
+        assertTrue(cache.contains(two));
+    }
+
+    @Test
+    void aFullCacheDropsTheLeastRecentlyUsedSignatureAndCountsIt() {
+        SignatureCache cache = new SignatureCache(2);
+        Prepare a = new Prepare(0, 1, SampleMessages.STATE_128, 1);
+        Prepare b = new Prepare(0, 2, SampleMessages.STATE_128, 1);
+        Prepare c = new Prepare(0, 3, SampleMessages.STATE_128, 1);
+        cache.put(a, SIG);
+        cache.put(b, SIG);
+        cache.signatureOf(a); // a is used, b is not
+        cache.put(c, SIG);
+        assertTrue(cache.contains(a));
+        assertFalse(cache.contains(b));
+        assertEquals(1, cache.evictions());
+        assertEquals(2, cache.size());
+    }
+
+    @Test
+    void onlyTransferableMessagesHaveSignaturesToKeep() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new SignatureCache(2).put(new Commit(0, 1, SampleMessages.STATE_128, 1), SIG));
+    }
+
+    @Test
+    void aGroupsCacheHasRoomForAWholeWatermarkWindowOfPreparesFromEveryNode(@TempDir Path dir) {
+        KeyedGroup g = new KeyedGroup(dir, "none", "EchoService");
+        // defaults: window 256, 4 nodes: 256 slots x (pre-prepare + 4 prepares) at least
+        assertTrue(SignatureCache.forGroup(g.group).capacity() >= 256 * 5);
+    }
+
+    @Test
+    void aSignerSignsItsOwnNewViewAndReproposalsButNothingItOnlyRelays(@TempDir Path dir) {
+        KeyedGroup g = new KeyedGroup(dir, "mac", "EchoService");
+        MessageSigner primary = g.signer(2);
+        SignatureCache cache = new SignatureCache(100);
+        NewView nv = SampleMessages.newView();
+        // node 2's own parts: the new-view, its 3 re-proposals, its own view-change and its own proof checkpoint
+        int own = (int) Proofs.signedParts(nv).stream().filter(m -> m.sender() == 2).distinct().count();
+        assertEquals(own, primary.signOwnParts(nv, cache));
+        assertTrue(cache.contains(nv));
+        assertFalse(cache.contains(nv.viewChanges().get(0)), "node 0's view-change is not node 2's to sign");
+        assertEquals(0, primary.signOwnParts(nv, cache), "signed once, then taken from the cache");
+        assertThrows(IllegalArgumentException.class, () -> primary.sign(nv.viewChanges().get(0)));
+    }
+}
