@@ -20,6 +20,17 @@ public record StateSnapshot(long seq, byte[] state, List<Checkpoint> proof, int 
         return state.clone();
     }
 
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StateSnapshot s && seq == s.seq && sender == s.sender && proof.equals(s.proof)
+                && java.util.Arrays.equals(state, s.state);
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(seq) * 31 + sender;
+    }
+
     public int size() {
         return state.length;
     }
