@@ -1,5 +1,12 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.bft.ControlService;
+import org.bftws.axis2.bft.RawRequestCapture;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.security.SecurityRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.description.AxisDescription;
@@ -8,13 +15,34 @@ import org.apache.axis2.modules.Module;
 import org.apache.neethi.Assertion;
 import org.apache.neethi.Policy;
 
-/** The bftws Axis2 module: creates the node's state on init and stops its threads on shutdown. */
+/**
+ * The bftws Axis2 module: creates the node's state on init (and, on a replica of a BFT group, its replica role:
+ * the control service and PBFT ordering), and stops its threads on shutdown.
+ */
 public final class BftModule implements Module {
+    private static final Logger LOG = LoggerFactory.getLogger(BftModule.class);
+    /** Largest request a replica takes (its bytes are kept until the request is ordered and executed). */
+    static final int REQUEST_LIMIT = 16 << 20;
+
+    static boolean isReplicaOfBftGroup(ReplicasConfig replicas, String party) {
+        return party != null && replicas.groupOfNode(party).map(g -> !g.wsrmOnly()).orElse(false);
+    }
 
     @Override
     public void init(ConfigurationContext configContext, AxisModule module) throws AxisFault {
         try {
-            configContext.setProperty(BftwsNode.PROPERTY, new BftwsNode(configContext, NodeSettings.from(module)));
+            NodeSettings settings = NodeSettings.from(module);
+            BftwsNode node = new BftwsNode(configContext, settings);
+            configContext.setProperty(BftwsNode.PROPERTY, node);
+            String party = SecurityRuntime.of(configContext).self();
+            if (isReplicaOfBftGroup(settings.replicas(), party)) {
+                // Replicas order client requests under the digest of their exact bytes, and exchange PBFT messages
+                // on the control service.
+                RawRequestCapture.install(configContext.getAxisConfiguration(), REQUEST_LIMIT);
+                ControlService.deploy(configContext.getAxisConfiguration());
+                // Axis2 initialises modules before it deploys services: start once the service is there.
+                node.startReplicaWhenDeployed(party);
+            }
         } catch (RuntimeException e) {
             throw new AxisFault("bftws module: " + e.getMessage(), e);
         }

@@ -4,6 +4,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.axis2.bft.BftReplica;
 import org.bftws.axis2.client.MulticastSender;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.rm.Backoff;
@@ -22,8 +23,11 @@ public final class BftwsNode {
     private final ScheduledExecutorService timer;
     private final RmDestination destination;
     private final RmSource source;
+    private final ConfigurationContext configuration;
+    private volatile BftReplica replica;
 
     BftwsNode(ConfigurationContext configuration, NodeSettings settings) {
+        this.configuration = configuration;
         this.settings = settings;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "bftws-timer");
@@ -63,7 +67,61 @@ public final class BftwsNode {
         return source;
     }
 
+    /**
+     * Starts this node's replica role if {@code party} is a node of a BFT group whose service is deployed here
+     * (paper Fig. 5, server side): PBFT orders the service's requests from then on. Returns the replica, or null.
+     */
+    synchronized BftReplica startReplica(String party) throws org.apache.axis2.AxisFault {
+        if (replica == null) {
+            BftReplica r = BftReplica.create(configuration, settings.replicas(), party, destination.pending(),
+                    destination.replies(), destination.sequences(), source);
+            if (r != null) {
+                destination.useTotalOrder(r.service(), r.invoker());
+                r.start();
+                replica = r;
+            }
+        }
+        return replica;
+    }
+
+    /**
+     * Starts the replica role as soon as the replicated service is deployed (Axis2 deploys services after it
+     * initialised the modules); gives up with a warning after a minute.
+     */
+    void startReplicaWhenDeployed(String party) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+        timer.schedule(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    if (startReplica(party) != null) {
+                        return;
+                    }
+                } catch (org.apache.axis2.AxisFault | RuntimeException e) {
+                    org.slf4j.LoggerFactory.getLogger(BftwsNode.class).error("bftws: {} cannot start as a replica: {}",
+                            party, e.toString(), e);
+                    return;
+                }
+                if (System.nanoTime() < deadline) {
+                    timer.schedule(this, 20, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } else {
+                    org.slf4j.LoggerFactory.getLogger(BftwsNode.class).warn(
+                            "bftws: {} is a replica in replicas.xml, but its service is not deployed here", party);
+                }
+            }
+        }, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** This node's replica role, or null when it serves plain WS-RM. */
+    public BftReplica replica() {
+        return replica;
+    }
+
     void stop() throws InterruptedException {
+        BftReplica r = replica;
+        if (r != null) {
+            r.stop();
+        }
         destination.stop();
         source.sender().stop();
         timer.shutdownNow();

@@ -1,5 +1,8 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.bft.ControlService;
+import org.bftws.axis2.delivery.HttpExchange;
+
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.MessageContext;
@@ -60,13 +63,28 @@ public final class InHandler extends AbstractHandler {
                     + "answers on the HTTP back-channel only");
         }
         RmDestination dest = node.destination();
-        InboundSequence seq = dest.sequences().find(h.id()).orElseThrow(() -> RmFault.unknownSequence(h.id()));
+        InboundSequence seq = dest.sequences().find(h.id()).orElse(null);
+        if (seq == null && dest.totalOrderFor(serviceName(mc)) != null) {
+            // A replica may get a client's request before its CreateSequence (the client goes on after f+1
+            // answers), or after a restart that forgot it: the identifier is the group's, the request authenticated.
+            try {
+                seq = dest.sequences().adopt(h.id(), serviceName(mc));
+            } catch (org.bftws.rm.CreateSequenceRefused refused) {
+                throw RmFault.unknownSequence(h.id() + " (" + refused.getMessage() + ")");
+            }
+        }
+        if (seq == null) {
+            throw RmFault.unknownSequence(h.id());
+        }
         if (!seq.service().equals(serviceName(mc))) {
             throw RmFault.unknownSequence(h.id() + " (it belongs to service " + seq.service() + ", not "
                     + serviceName(mc) + ")");
         }
         mc.setProperty(SEQUENCE_ID, seq.id());
         mc.setProperty(MESSAGE_NUMBER, h.number());
+        if (ControlService.NAME.equals(serviceName(mc))) {
+            return acceptControl(seq, h.number(), mc, node);
+        }
         switch (seq.accept(h.number())) {
             case NEW -> {
                 mc.getEnvelope().build();
@@ -75,12 +93,14 @@ public final class InHandler extends AbstractHandler {
                 return InvocationResponse.SUSPEND;
             }
             case DUPLICATE_PENDING -> {
+                mc.getEnvelope().build();
                 if (dest.join(seq.id(), h.number(), mc)) {
                     return InvocationResponse.SUSPEND;
                 }
                 return fromCache(dest, seq, h.number(), mc);
             }
             case DUPLICATE_DELIVERED -> {
+                mc.getEnvelope().build();
                 return fromCache(dest, seq, h.number(), mc);
             }
             case CLOSED -> throw RmFault.sequenceClosed(seq.id());
@@ -90,10 +110,38 @@ public final class InHandler extends AbstractHandler {
         }
     }
 
+    /**
+     * PBFT messages between replicas: processed on arrival in this HTTP worker (the protocol needs no order among
+     * them and tolerates loss), duplicates answered with 202 and dropped, so WS-RM still gives exactly-once.
+     */
+    private static InvocationResponse acceptControl(InboundSequence seq, long n, MessageContext mc, BftwsNode node)
+            throws AxisFault {
+        switch (seq.accept(n)) {
+            case NEW -> {
+                seq.processedOnArrival(n);
+                return InvocationResponse.CONTINUE;
+            }
+            case DUPLICATE_PENDING, DUPLICATE_DELIVERED -> {
+                node.counters().duplicatesAnsweredFromCache.incrementAndGet();
+                HttpExchange x = HttpExchange.of(mc);
+                if (x != null) {
+                    x.answerNow(null);
+                }
+                return InvocationResponse.ABORT;
+            }
+            case CLOSED -> throw RmFault.sequenceClosed(seq.id());
+            case BEYOND_WINDOW -> throw RmFault.beyondWindow(seq.id(), n, seq.deliveredUpTo(), node.settings().window());
+            default -> throw new IllegalStateException("unhandled arrival");
+        }
+    }
+
     private static InvocationResponse fromCache(RmDestination dest, InboundSequence seq, long n, MessageContext mc)
             throws AxisFault {
         if (dest.answerFromCache(seq.id(), n, mc)) {
             return InvocationResponse.ABORT;
+        }
+        if (dest.awaitReplyFromTotalOrder(seq, n, mc)) {
+            return InvocationResponse.SUSPEND;
         }
         if (n <= seq.deliveredUpTo()) {
             throw RmFault.replyForgotten("message " + n + " of sequence " + seq.id() + " was already delivered, and "

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import org.apache.axis2.description.AxisModule;
+import org.apache.axis2.engine.AxisConfiguration;
 import org.apache.axis2.description.Parameter;
 import org.bftws.config.KeyFileCheck;
 import org.bftws.config.ProtocolConfig;
@@ -55,11 +56,11 @@ public record NodeSettings(ReplicasConfig replicas, int maxSequences, long windo
     }
 
     private static String value(AxisModule module, String name, String fallback) {
-        String sys = System.getProperty("bftws." + name);
-        if (sys != null) {
-            return sys.trim();
+        AxisConfiguration config = module == null ? null : module.getParent();
+        String v = config != null ? org.bftws.axis2.settings.ModuleParameters.value(config, name) : System.getProperty("bftws." + name);
+        if (v == null && config == null && module != null && module.getParameter(name) != null) {
+            v = String.valueOf(module.getParameter(name).getValue()).trim();
         }
-        Parameter p = module == null ? null : module.getParameter(name);
-        return p == null || p.getValue() == null ? fallback : String.valueOf(p.getValue()).trim();
+        return v == null || v.isBlank() ? fallback : v.trim();
     }
 }

@@ -25,6 +25,9 @@ import org.bftws.rm.Wsrm;
  */
 public final class OutHandler extends AbstractHandler {
 
+    /** Namespace of BFT-WS's own headers (the view on replies). */
+    public static final String BFTWS_NS = "urn:bftws:1";
+
     @Override
     public InvocationResponse invoke(MessageContext mc) throws AxisFault {
         BftwsNode node = BftwsNode.of(mc.getConfigurationContext());
@@ -64,6 +67,12 @@ public final class OutHandler extends AbstractHandler {
         }
         if (seq.offeredId() != null) {
             RmHeaders.addSequence(reply.getEnvelope(), new RmHeaders.SequenceHeader(seq.offeredId(), n));
+        }
+        Object view = request.getProperty(org.bftws.axis2.bft.TotalOrderInvoker.VIEW);
+        if (view != null) {
+            // BFT replies say which view ordered them: clients learn the current view from replies.
+            reply.getEnvelope().getHeader().addHeaderBlock("View", reply.getEnvelope().getOMFactory()
+                    .createOMNamespace(BFTWS_NS, "bftws")).setText(String.valueOf(view));
         }
         // The request counts as received at reply time even on a replica that got its body from another replica.
         InboundSequence.Acknowledgement ack = seq.acknowledgement();

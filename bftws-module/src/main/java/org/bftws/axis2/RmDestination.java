@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
+import org.bftws.axis2.bft.TotalOrderInvoker;
 import org.bftws.axis2.delivery.DeliveryWorker;
 import org.bftws.axis2.delivery.HttpExchange;
 import org.bftws.axis2.delivery.OrderingStep;
@@ -35,6 +36,9 @@ public final class RmDestination {
     private ReplyCache replies;
     private OrderingStep ordering = new SequenceOrderingStep();
     private DeliveryWorker worker;
+    /** BFT mode: requests to the replicated service go to PBFT's total order instead of per-sequence order. */
+    private volatile TotalOrderInvoker totalOrder;
+    private volatile String replicatedService;
 
     RmDestination(NodeSettings settings, RmCounters counters, ScheduledExecutorService timer) {
         this.settings = settings;
@@ -78,7 +82,21 @@ public final class RmDestination {
         this.replies = cache;
     }
 
-    /** A new request: remember it, hold its exchange, hand it to the ordering step. */
+    /**
+     * BFT mode: requests to {@code service} are ordered by PBFT through {@code invoker} (the paper's Total Order
+     * Invoker) instead of being delivered in per-sequence order.
+     */
+    public void useTotalOrder(String service, TotalOrderInvoker invoker) {
+        this.replicatedService = service;
+        this.totalOrder = invoker;
+    }
+
+    /** The Total Order Invoker if requests to {@code service} are totally ordered, else null. */
+    public TotalOrderInvoker totalOrderFor(String service) {
+        return service != null && service.equals(replicatedService) ? totalOrder : null;
+    }
+
+    /** A new request: remember it, hold its exchange, hand it to the ordering step (or to PBFT in BFT mode). */
     void accept(InboundSequence seq, long n, MessageContext mc) {
         PendingRequest r = new PendingRequest(seq.id(), n, mc);
         HttpExchange x = HttpExchange.of(mc);
@@ -88,8 +106,36 @@ public final class RmDestination {
         }
         pending.add(r);
         counters.accepted.incrementAndGet();
+        TotalOrderInvoker total = totalOrderFor(seq.service());
+        if (total != null) {
+            total.submit(r);
+            return;
+        }
         startWorker();
         ordering.submit(r);
+    }
+
+    /**
+     * BFT mode: a retransmitted request whose reply is no longer in the envelope cache (this replica may know it
+     * only from a transferred checkpoint). It waits for the reply the core gives from its last-reply table.
+     */
+    boolean awaitReplyFromTotalOrder(InboundSequence seq, long n, MessageContext mc) {
+        TotalOrderInvoker total = totalOrderFor(seq.service());
+        HttpExchange x = HttpExchange.of(mc);
+        if (total == null || x == null) {
+            return false;
+        }
+        PendingRequest r = pending.find(seq.id(), n).orElseGet(() -> {
+            PendingRequest fresh = new PendingRequest(seq.id(), n, mc);
+            pending.add(fresh);
+            return fresh;
+        });
+        if (!r.addExchange(x)) {
+            return false;
+        }
+        holdWithTimeout(r, x);
+        total.resubmit(new PendingRequest(seq.id(), n, mc));
+        return true;
     }
 
     /** A copy of a request that is still waiting: it waits for the same reply. False: answer it otherwise. */
@@ -101,6 +147,12 @@ public final class RmDestination {
         }
         counters.duplicatesJoinedPending.incrementAndGet();
         holdWithTimeout(r, x);
+        InboundSequence seq = sequences.find(seqId).orElse(null);
+        TotalOrderInvoker total = seq == null ? null : totalOrderFor(seq.service());
+        if (total != null) {
+            // PBFT: a client retransmission is handed to the core again (it may have dropped or not yet seen it).
+            total.resubmit(new PendingRequest(seqId, n, mc));
+        }
         return true;
     }
 
@@ -120,6 +172,9 @@ public final class RmDestination {
     void terminate(String seqId) {
         sequences.terminate(seqId);
         ordering.forget(seqId);
+        if (totalOrder != null) {
+            totalOrder.forget(seqId);
+        }
         replies.forget(seqId);
         for (PendingRequest r : pending.removeSequence(seqId)) {
             CachedReply fault = FaultEnvelopes.serialise(r.message(),

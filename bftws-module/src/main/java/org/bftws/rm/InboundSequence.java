@@ -90,6 +90,28 @@ public final class InboundSequence {
         delivered = n;
     }
 
+    /**
+     * BFT mode: the group executed everything up to {@code n} (this replica may have missed some of it, and may have
+     * learnt it from a transferred checkpoint): all of it counts as received and delivered. Never moves back.
+     */
+    public synchronized void deliveredThrough(long n) {
+        if (n > delivered) {
+            received.addRange(new AckRanges.Range(delivered + 1, n));
+            delivered = n;
+        }
+    }
+
+    /**
+     * Message {@code n} was processed as it arrived, whatever its position (PBFT control messages: the protocol
+     * needs no order among them). Delivery advances over every contiguous processed number, so the window moves.
+     */
+    public synchronized void processedOnArrival(long n) {
+        received.add(n);
+        while (received.contains(delivered + 1)) {
+            delivered++;
+        }
+    }
+
     /** Highest message number delivered so far (0 before the first). */
     public synchronized long deliveredUpTo() {
         return delivered;

@@ -60,6 +60,25 @@ public final class InboundSequences {
         return s;
     }
 
+    /**
+     * BFT mode: takes on sequence {@code id} for a client request that arrived before (or without) its
+     * CreateSequence. Every replica of a group derives the same identifier from the client's UUID, and the request
+     * itself was authenticated, so the replica can serve the sequence; a CreateSequence arriving later finds it.
+     */
+    public synchronized InboundSequence adopt(String id, String service) throws CreateSequenceRefused {
+        InboundSequence existing = byId.get(id);
+        if (existing != null) {
+            return existing;
+        }
+        if (byId.size() >= maxSequences) {
+            throw new CreateSequenceRefused("this node already has its maximum of " + maxSequences
+                    + " open sequences; terminate finished sequences first");
+        }
+        InboundSequence s = new InboundSequence(id, null, null, service, window);
+        byId.put(id, s);
+        return s;
+    }
+
     public Optional<InboundSequence> find(String id) {
         return Optional.ofNullable(byId.get(id));
     }

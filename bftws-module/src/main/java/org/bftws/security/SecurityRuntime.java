@@ -90,13 +90,7 @@ public final class SecurityRuntime {
     }
 
     private static String setting(ConfigurationContext context, String name) {
-        String value = System.getProperty("bftws." + name);
-        if (value == null) {
-            AxisModule module = context.getAxisConfiguration().getModule(MODULE_NAME);
-            Parameter p = module == null ? null : module.getParameter(name);
-            value = p == null || p.getValue() == null ? null : p.getValue().toString();
-        }
-        return value == null || value.isBlank() ? null : value.trim();
+        return org.bftws.axis2.settings.ModuleParameters.value(context.getAxisConfiguration(), name);
     }
 
     /** Plugs in (or replaces) the authenticator of a profile; {@code wssec} and {@code mac} are built in. */

@@ -22,7 +22,7 @@ import org.bftws.rm.ReplyCache.CachedReply;
  */
 public final class ReplyCapture extends AbstractHandler implements TransportSender {
 
-    static final String CAPTURED = "bftws.capturedReply";
+    public static final String CAPTURED = "bftws.capturedReply";
 
     private final TransportOutDescription description;
 

@@ -1,0 +1,193 @@
+package org.bftws.axis2.bft;
+
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.description.AxisService;
+import org.bftws.axis2.delivery.PendingRequests;
+import org.bftws.axis2.client.RmSource;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.NodeConfig;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.config.SecurityConfig;
+import org.bftws.core.Membership;
+import org.bftws.core.Node;
+import org.bftws.rm.InboundSequences;
+import org.bftws.rm.ReplyCache;
+import org.bftws.security.AuthenticatedParty;
+import org.bftws.security.DeploymentTrust;
+import org.bftws.security.PartyKeystore;
+import org.bftws.security.RelayedRequestVerifier;
+import org.bftws.wire.BundleCodec;
+import org.bftws.wire.MessageSigner;
+import org.bftws.wire.NodeDirectory;
+import org.bftws.wire.ProofRefusal;
+import org.bftws.wire.ProofVerifier;
+import org.bftws.wire.SignatureCache;
+import org.bftws.wire.WireBundle;
+import org.bftws.wire.WireLimits;
+import org.bftws.wire.WireMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node as a replica of a BFT group (paper Fig. 5, server side): the PBFT core and the components that run it
+ * (Total Order Manager and Invoker, the channels to the other replicas, the reply router, signatures of proofs),
+ * wired from replicas.xml and the node's keys. A node that is no replica of a BFT group has none of this and serves
+ * plain WS-RM.
+ */
+public final class BftReplica {
+    private static final Logger LOG = LoggerFactory.getLogger(BftReplica.class);
+
+    private final GroupConfig group;
+    private final NodeDirectory directory;
+    private final int self;
+    private final BundleCodec codec;
+    private final ProofVerifier verifier;
+    private final SignatureCache signatures;
+    private final TotalOrderInvoker invoker;
+    private final TotalOrderManager manager;
+    private final ReplicaChannels channels;
+    private final ReplyRouter replies;
+    private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+
+    private BftReplica(ConfigurationContext context, GroupConfig group, String name, AxisService service,
+                       ReplicasConfig config, PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
+                       RmSource source) throws AxisFault {
+        this.group = group;
+        this.directory = NodeDirectory.of(group);
+        this.self = directory.id(name).orElseThrow();
+        Membership membership = CoreOptions.membership(group, directory);
+        this.codec = new BundleCodec(WireLimits.forGroup(group));
+        this.signatures = SignatureCache.forGroup(group);
+        SecurityConfig security = group.security();
+        MessageSigner signer = null;
+        ProofVerifier proofs = null;
+        if (security.needsKeys()) {
+            char[] password = security.storePassword().toCharArray();
+            PartyKeystore keys = PartyKeystore.load(group.node(name).keystore(), name, password);
+            signer = MessageSigner.forNode(keys, directory);
+            proofs = new ProofVerifier(directory, DeploymentTrust.load(security.truststore(), password), signatures,
+                    RelayedRequestVerifier.forGroup(config, group));
+        }
+        this.verifier = proofs;
+        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()));
+        this.replies = new ReplyRouter(pending, envelopes);
+        this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences);
+        Map<Integer, String> endpoints = new TreeMap<>();
+        for (int id = 0; id < directory.size(); id++) {
+            NodeConfig n = group.node(directory.name(id));
+            endpoints.put(id, n.controlEndpoint().toString());
+        }
+        this.channels = new ReplicaChannels(context, self, membership, endpoints, codec, signer, signatures, source);
+        this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage);
+        invoker.attach(manager);
+    }
+
+    /**
+     * The replica role of node {@code name}, if it is a node of a group that is not WS-RM-only and the group's
+     * service is deployed here; else null.
+     */
+    public static BftReplica create(ConfigurationContext context, ReplicasConfig config, String name,
+                                    PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
+                                    RmSource source) throws AxisFault {
+        if (name == null) {
+            return null;
+        }
+        GroupConfig group = config.groupOfNode(name).orElse(null);
+        if (group == null || group.wsrmOnly()) {
+            return null;
+        }
+        AxisService service = context.getAxisConfiguration().getService(group.service());
+        if (service == null) {
+            return null;
+        }
+        BftReplica replica = new BftReplica(context, group, name, service, config, pending, envelopes, sequences, source);
+        LOG.info("{} is replica {} of {} (f={}, configuration {}, {})", name, replica.self, group.service(), group.f(),
+                group.configuration(), group.security().profile());
+        return replica;
+    }
+
+    public void start() {
+        invoker.start();
+        channels.start();
+        manager.start();
+    }
+
+    public void stop() throws InterruptedException {
+        manager.stop();
+        channels.stop();
+        invoker.stop();
+        replies.stop();
+    }
+
+    public GroupConfig group() {
+        return group;
+    }
+
+    public int id() {
+        return self;
+    }
+
+    public String service() {
+        return group.service();
+    }
+
+    public TotalOrderInvoker invoker() {
+        return invoker;
+    }
+
+    public TotalOrderManager manager() {
+        return manager;
+    }
+
+    BundleCodec codec() {
+        return codec;
+    }
+
+    /**
+     * The node a bundle came from: the authenticated party; with no authentication (profile none) the sender its
+     * messages name. -1 when it is no node of this group.
+     */
+    int senderOf(AuthenticatedParty party, WireBundle bundle) {
+        if (party != null) {
+            OptionalInt id = directory.id(party.name());
+            return id.orElse(-1);
+        }
+        if (verifier != null || bundle.messages().isEmpty()) {
+            return -1;
+        }
+        int claimed = bundle.messages().get(0).message().sender();
+        return directory.isNode(claimed) && claimed != self ? claimed : -1;
+    }
+
+    /** Checks a received message's embedded signatures and relayed requests (nothing to check without keys). */
+    void verify(WireMessage m, int from) throws ProofRefusal {
+        if (verifier != null) {
+            verifier.verifyProofs(m, from);
+        }
+    }
+
+    private void collectGarbage() {
+        signatures.forgetUpTo(manager.stableCheckpoint());
+    }
+
+    void count(String what) {
+        counters.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** Counters: the manager's and this replica's refusals. */
+    public Map<String, Long> counters() {
+        Map<String, Long> all = new TreeMap<>(manager.counters());
+        counters.forEach((k, v) -> all.put(k, v.get()));
+        all.put("PBFT bundles sent", channels.bundlesSent());
+        all.put("PBFT bundle send failures", channels.sendFailures());
+        all.put("requests executed", invoker.executedRequests());
+        return all;
+    }
+}

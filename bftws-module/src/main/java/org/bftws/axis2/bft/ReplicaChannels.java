@@ -1,0 +1,200 @@
+package org.bftws.axis2.bft;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.client.Options;
+import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.axis2.client.ClientSequences;
+import org.bftws.axis2.client.RmSource;
+import org.bftws.core.Destination;
+import org.bftws.core.Membership;
+import org.bftws.core.Message;
+import org.bftws.wire.BundleCodec;
+import org.bftws.wire.MessageSigner;
+import org.bftws.wire.SignatureCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * PBFT messages to the other nodes of the group (paper 3.3.1.8: each replica keeps a WS-RM sequence with every other
+ * one). One queue and one sender thread per peer: the thread takes everything queued, signs this node's
+ * transferable messages once (the signature cache keeps them for the other peers and for later proofs), and sends
+ * them as one {@code pbft:Messages} SOAP message on the peer's control service, over this node's WS-RM sequence to
+ * that peer. While one message is in flight the next ones gather: batching under load costs nothing at low load.
+ * A peer that is down costs only its queue, bounded: PBFT's status exchange resends whatever matters once it is back.
+ */
+final class ReplicaChannels {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaChannels.class);
+    /** Messages kept for one peer that does not answer; older ones are dropped beyond this. */
+    private static final int QUEUE_LIMIT = 20_000;
+    /** The WS-RM sequence key of PBFT traffic, apart from any application sequence to the same node. */
+    static final String SEQUENCE_KEY = "bftws-pbft";
+
+    private final int self;
+    private final Membership membership;
+    private final Map<Integer, Peer> peers = new TreeMap<>();
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+
+    ReplicaChannels(ConfigurationContext context, int self, Membership membership, Map<Integer, String> controlEndpoints,
+                    BundleCodec codec, MessageSigner signer, SignatureCache cache, RmSource source) {
+        this.self = self;
+        this.membership = membership;
+        controlEndpoints.forEach((id, endpoint) -> {
+            if (id != self) {
+                peers.put(id, new Peer(context, id, endpoint, codec, signer, cache, source));
+            }
+        });
+    }
+
+    void start() {
+        peers.values().forEach(Peer::start);
+    }
+
+    void stop() {
+        peers.values().forEach(Peer::stop);
+    }
+
+    /** Queues {@code m} for every node {@code to} names (never this node). */
+    void send(Destination to, Message m) {
+        if (to instanceof Destination.Node n) {
+            Peer p = peers.get(n.id());
+            if (p != null) {
+                p.offer(m);
+            }
+            return;
+        }
+        for (Map.Entry<Integer, Peer> e : peers.entrySet()) {
+            int id = e.getKey();
+            boolean wanted = to instanceof Destination.AllNodes
+                    || (to instanceof Destination.AgreementNodes && membership.isAgreementNode(id))
+                    || (to instanceof Destination.ExecutionNodes && !membership.isAgreementNode(id));
+            if (wanted) {
+                e.getValue().offer(m);
+            }
+        }
+    }
+
+    long bundlesSent() {
+        return sent.get();
+    }
+
+    long sendFailures() {
+        return failures.get();
+    }
+
+    /** One peer: its queue, its sender thread and its ServiceClient on the node's own Axis2 configuration. */
+    private final class Peer implements Runnable {
+        private final int id;
+        private final String endpoint;
+        private final BundleCodec codec;
+        private final MessageSigner signer;
+        private final SignatureCache cache;
+        private final RmSource source;
+        private final BlockingDeque<Message> queue = new LinkedBlockingDeque<>();
+        private final ServiceClient client;
+        private volatile boolean running = true;
+        private Thread thread;
+
+        Peer(ConfigurationContext context, int id, String endpoint, BundleCodec codec, MessageSigner signer,
+             SignatureCache cache, RmSource source) {
+            this.id = id;
+            this.endpoint = endpoint;
+            this.codec = codec;
+            this.signer = signer;
+            this.cache = cache;
+            this.source = source;
+            try {
+                this.client = new ServiceClient(context, null);
+            } catch (AxisFault e) {
+                throw new IllegalStateException("cannot create the PBFT channel to " + endpoint, e);
+            }
+            Options options = new Options();
+            options.setTo(new EndpointReference(endpoint));
+            options.setAction(ControlService.ACTION);
+            options.setProperty(RmSource.SEQUENCE_KEY, SEQUENCE_KEY);
+            options.setTimeOutInMilliSeconds(30_000);
+            client.setOptions(options);
+        }
+
+        void offer(Message m) {
+            queue.add(m);
+            while (queue.size() > QUEUE_LIMIT) {
+                queue.pollFirst();
+            }
+        }
+
+        void start() {
+            thread = new Thread(this, "bftws-pbft-to-" + id);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void stop() {
+            running = false;
+            if (thread != null) {
+                thread.interrupt();
+            }
+        }
+
+        @Override
+        public void run() {
+            int consecutiveFailures = 0;
+            while (running) {
+                List<Message> bundle = new ArrayList<>();
+                try {
+                    Message first = queue.poll(1, TimeUnit.SECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    bundle.add(first);
+                    queue.drainTo(bundle, codec.limits().maxMessages() - 1);
+                    send(bundle);
+                    sent.incrementAndGet();
+                    consecutiveFailures = 0;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (AxisFault | RuntimeException e) {
+                    failures.incrementAndGet();
+                    consecutiveFailures++;
+                    // The peer may have restarted and forgotten our sequence: start a new one next time.
+                    source.sequences().remove(ClientSequences.key(endpoint, SEQUENCE_KEY));
+                    LOG.debug("PBFT messages to node {} lost ({}): {}", id, bundle.size(), e.toString());
+                    pause(Math.min(1_000L, 10L << Math.min(consecutiveFailures, 7)));
+                }
+            }
+        }
+
+        private void send(List<Message> bundle) throws AxisFault {
+            if (signer != null) {
+                for (Message m : bundle) {
+                    signer.signOwnParts(m, cache);
+                }
+            }
+            OMElement body = codec.encode(bundle, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+            client.sendRobust(body);
+            client.cleanupTransport();
+        }
+
+        private void pause(long millis) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package org.bftws.axis2.bft;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.bftws.axis2.delivery.PendingRequest;
+import org.bftws.axis2.delivery.ServiceDelivery;
+import org.bftws.core.Output;
+import org.bftws.core.Request;
+import org.bftws.core.RequestId;
+import org.bftws.rm.InboundSequences;
+import org.bftws.rm.ReplyCache;
+import org.bftws.rm.ReplyCache.CachedReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Total Order Invoker (paper 3.3.1.7). Requests accepted by the WS-RM layer (in order within their sequence)
+ * go to the {@link TotalOrderManager}, which orders them; this thread then carries out what the core decides,
+ * strictly in order and one at a time: it delivers each committed request through the service's own Axis2 message
+ * receiver (the suspended message if it arrived here, else one built from the bytes another replica relayed), keeps
+ * the reply's envelope for retransmissions, and reports the results; it delivers {@code get_state} for checkpoints
+ * and {@code set_state} for state transfer at the head of the queue.
+ */
+public final class TotalOrderInvoker implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(TotalOrderInvoker.class);
+
+    /** Message context property: the view a request was ordered in (the reply carries it to the client). */
+    public static final String VIEW = "bftws.view";
+
+    /** A request that arrived here, waiting to be ordered: its message and the digest the core knows it by. */
+    private record Local(PendingRequest pending, Request request) {
+    }
+
+    private final BlockingQueue<Output> work = new LinkedBlockingQueue<>();
+    private final Map<RequestId, Local> local = new ConcurrentHashMap<>();
+    private final ServiceDelivery delivery = new ServiceDelivery();
+    private final RequestContexts contexts;
+    private final StateOperations state;
+    private final ReplyCache envelopes;
+    private final InboundSequences sequences;
+    private final AtomicLong executed = new AtomicLong();
+    private volatile TotalOrderManager manager;
+    private volatile boolean running = true;
+    private Thread thread;
+
+    TotalOrderInvoker(RequestContexts contexts, ReplyCache envelopes, InboundSequences sequences) {
+        this.contexts = contexts;
+        this.state = new StateOperations(contexts, delivery);
+        this.envelopes = envelopes;
+        this.sequences = sequences;
+    }
+
+    void attach(TotalOrderManager manager) {
+        this.manager = manager;
+    }
+
+    /** A request that arrived on this replica, accepted in order within its sequence: ordering begins. */
+    public void submit(PendingRequest p) {
+        byte[] raw = RawRequestCapture.of(p.message());
+        if (raw == null) {
+            LOG.error("{} has no captured bytes (is the bftws message builder installed?); it cannot be ordered", p);
+            return;
+        }
+        Request r = new Request(new RequestId(p.sequenceId(), p.messageNumber()), raw);
+        local.putIfAbsent(r.id(), new Local(p, r));
+        manager.onRequest(r);
+    }
+
+    /** A client retransmitted a request: hand it to the core again (it may be waiting, or answer from its table). */
+    public void resubmit(PendingRequest p) {
+        byte[] raw = RawRequestCapture.of(p.message());
+        if (raw != null) {
+            manager.onRequest(new Request(new RequestId(p.sequenceId(), p.messageNumber()), raw));
+        }
+    }
+
+    /** Called by the manager, under its lock, for the outputs this thread carries out, in the core's order. */
+    void enqueue(Output o) {
+        work.add(o);
+    }
+
+    public long executedRequests() {
+        return executed.get();
+    }
+
+    public int queued() {
+        return work.size();
+    }
+
+    synchronized void start() {
+        if (thread == null) {
+            thread = new Thread(this, "bftws-total-order-invoker");
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    void stop() throws InterruptedException {
+        running = false;
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null) {
+            t.interrupt();
+            t.join(5_000);
+        }
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            Output o;
+            try {
+                o = work.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            try {
+                if (o instanceof Output.Execute e) {
+                    execute(e);
+                } else if (o instanceof Output.TakeCheckpoint t) {
+                    manager.onCheckpointState(t.seq(), state.getState());
+                } else if (o instanceof Output.InstallState s) {
+                    state.setState(s.applicationState());
+                    manager.onStateInstalled(s.seq());
+                }
+            } catch (AxisFault | RuntimeException e) {
+                // The service failed to give or take its state: this replica cannot go on consistently.
+                LOG.error("could not carry out {}: {}; this replica stops executing", o, e.toString(), e);
+                running = false;
+            }
+        }
+    }
+
+    private void execute(Output.Execute e) throws AxisFault {
+        List<byte[]> results = new ArrayList<>(e.requests().size());
+        for (Request r : e.requests()) {
+            MessageContext mc = messageFor(r);
+            mc.setProperty(VIEW, e.view());
+            CachedReply reply = delivery.deliver(mc);
+            byte[] result = reply == null ? new byte[0] : StateOperations.bodyElementBytes(reply.envelope());
+            if (reply != null) {
+                envelopes.put(r.id().client(), r.id().number(), reply);
+            }
+            sequences.find(r.id().client()).ifPresent(s -> s.deliveredThrough(r.id().number()));
+            executed.incrementAndGet();
+            results.add(result);
+        }
+        manager.onExecuted(e.seq(), results);
+    }
+
+    /** The suspended message if exactly this request arrived here, else one built from the relayed bytes. */
+    private MessageContext messageFor(Request r) throws AxisFault {
+        Local l = local.remove(r.id());
+        if (l != null && l.request().digest().equals(r.digest())) {
+            return l.pending().message();
+        }
+        return contexts.fromBytes(r.id(), r.payload());
+    }
+
+    /** Forgets requests of a terminated sequence that were never ordered. */
+    public void forget(String sequenceId) {
+        local.keySet().removeIf(id -> id.client().equals(sequenceId));
+    }
+}

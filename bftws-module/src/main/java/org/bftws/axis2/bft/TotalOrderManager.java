@@ -1,0 +1,167 @@
+package org.bftws.axis2.bft;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.bftws.core.Destination;
+import org.bftws.core.Message;
+import org.bftws.core.Node;
+import org.bftws.core.Output;
+import org.bftws.core.Reply;
+import org.bftws.core.Request;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Total Order Manager (paper 3.3.1.8): runs this replica's PBFT state machine ({@link Node}, the pure core) on
+ * real threads. Every input (a client request from the invoker, a PBFT message from the control service, a timer
+ * tick, an execution result) is handed to the core under one lock; the outputs are routed in the core's order:
+ * messages to the peers' channels, executions, checkpoints and state installs to the {@link TotalOrderInvoker}'s
+ * queue, replies to waiting clients through the {@link ReplyRouter}. Routing only enqueues, so the lock is never
+ * held across I/O.
+ */
+public final class TotalOrderManager {
+    private static final Logger LOG = LoggerFactory.getLogger(TotalOrderManager.class);
+
+    private final Node core;
+    private final String name;
+    private final ReplicaChannels channels;
+    private final TotalOrderInvoker invoker;
+    private final ReplyRouter replies;
+    private final Runnable onStable;
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "bftws-pbft-ticks");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+    private long lastStable;
+    private volatile int view;
+
+    TotalOrderManager(Node core, String name, ReplicaChannels channels, TotalOrderInvoker invoker, ReplyRouter replies,
+                      Runnable onStable) {
+        this.core = core;
+        this.name = name;
+        this.channels = channels;
+        this.invoker = invoker;
+        this.replies = replies;
+        this.onStable = onStable;
+    }
+
+    void start() {
+        long tick = CoreOptions.TICK.toNanos();
+        ticker.scheduleAtFixedRate(this::onTick, tick, tick, TimeUnit.NANOSECONDS);
+    }
+
+    void stop() {
+        ticker.shutdownNow();
+    }
+
+    void onRequest(Request r) {
+        synchronized (this) {
+            route(core.onRequest(r));
+        }
+    }
+
+    void onMessage(Message m) {
+        synchronized (this) {
+            route(core.onMessage(m));
+        }
+    }
+
+    void onExecuted(long seq, List<byte[]> results) {
+        synchronized (this) {
+            route(core.onExecuted(seq, results));
+        }
+    }
+
+    void onCheckpointState(long seq, byte[] state) {
+        synchronized (this) {
+            route(core.onCheckpointState(seq, state));
+        }
+    }
+
+    void onStateInstalled(long seq) {
+        synchronized (this) {
+            route(core.onStateInstalled(seq));
+        }
+    }
+
+    private void onTick() {
+        try {
+            synchronized (this) {
+                route(core.onTick());
+            }
+        } catch (RuntimeException e) {
+            LOG.error("{}: PBFT tick failed", name, e);
+        }
+    }
+
+    /** Under the lock: carries the outputs out in order (each only enqueues). */
+    private void route(List<Output> outputs) {
+        for (Output o : outputs) {
+            if (o instanceof Output.Send s) {
+                if (s.to() instanceof Destination.Client && s.message() instanceof Reply r) {
+                    replies.reply(r);
+                } else {
+                    channels.send(s.to(), s.message());
+                }
+            } else if (o instanceof Output.Execute || o instanceof Output.TakeCheckpoint || o instanceof Output.InstallState) {
+                invoker.enqueue(o);
+            } else {
+                note(o);
+            }
+        }
+        view = core.view();
+        if (core.stableCheckpoint() != lastStable) {
+            lastStable = core.stableCheckpoint();
+            onStable.run();
+        }
+    }
+
+    private void note(Output o) {
+        if (o instanceof Output.Committed) {
+            count("committed batches");
+        } else if (o instanceof Output.ViewChangeStarted v) {
+            count("view changes started");
+            LOG.warn("{}: suspects the primary, moves to view {}: {}", name, v.view(), v.reason());
+        } else if (o instanceof Output.ViewInstalled v) {
+            count("views installed");
+            LOG.warn("{}: entered view {} (primary: node {})", name, v.view(), v.primary());
+        } else if (o instanceof Output.StateTransferred t) {
+            count("state transfers");
+            LOG.warn("{}: installed the stable checkpoint at {} by state transfer", name, t.seq());
+        } else if (o instanceof Output.Dropped d) {
+            count("dropped inputs");
+            LOG.debug("{}: dropped {}: {}", name, d.what(), d.reason());
+        }
+    }
+
+    private void count(String what) {
+        counters.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    public int view() {
+        return view;
+    }
+
+    public synchronized long lastExecuted() {
+        return core.lastExecuted();
+    }
+
+    public synchronized long stableCheckpoint() {
+        return core.stableCheckpoint();
+    }
+
+    /** Counters for operators (committed batches, view changes, state transfers, dropped inputs). */
+    public Map<String, Long> counters() {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        counters.forEach((k, v) -> m.put(k, v.get()));
+        return m;
+    }
+}

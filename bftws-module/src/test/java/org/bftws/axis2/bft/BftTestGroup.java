@@ -1,0 +1,202 @@
+package org.bftws.axis2.bft;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.xml.namespace.QName;
+
+import org.apache.axiom.om.OMAbstractFactory;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMFactory;
+import org.apache.axiom.om.OMNamespace;
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.client.Options;
+import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.ConfigurationContextFactory;
+import org.apache.axis2.context.ServiceContext;
+import org.apache.axis2.context.ServiceGroupContext;
+import org.apache.axis2.description.AxisService;
+import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.NodeServer;
+import org.bftws.config.KeyFileCheck;
+import org.bftws.config.ReplicasConfigReader;
+import org.bftws.samples.echo.EchoService;
+import org.bftws.samples.echo.EchoServiceArchive;
+import org.bftws.security.KeyGenerator;
+
+/**
+ * Four real replicas of the echo sample in one JVM (Configuration I, f=1), each an Axis2 node with its own
+ * repository and axis2.xml naming its party, over real HTTP on free loopback ports; and a client configuration
+ * that calls the group endpoint. Closing it stops every node.
+ */
+final class BftTestGroup implements AutoCloseable {
+
+    static final String GROUP_ENDPOINT = "http://echo.bftws.group/axis2/services/EchoService";
+    static final Path AXIS2_XML = Path.of("..", "conf", "axis2.xml").toAbsolutePath().normalize();
+    private static final OMFactory F = OMAbstractFactory.getOMFactory();
+    private static final OMNamespace E = F.createOMNamespace(EchoService.NS, "e");
+
+    private final Path dir;
+    private final Path replicasXml;
+    final NodeServer[] nodes = new NodeServer[4];
+    private final List<ConfigurationContext> clients = new ArrayList<>();
+
+    private BftTestGroup(Path dir, Path replicasXml) {
+        this.dir = dir;
+        this.replicasXml = replicasXml;
+    }
+
+    /** Starts four replicas with security {@code profile} (none, mac, wssec). */
+    static BftTestGroup start(Path dir, String profile, String protocol) throws Exception {
+        int[] ports = new int[4];
+        for (int i = 0; i < 4; i++) {
+            ports[i] = NodeServer.freePort();
+        }
+        Path xml = writeReplicasXml(dir, profile, protocol, ports);
+        if (!"none".equals(profile)) {
+            new KeyGenerator(ReplicasConfigReader.read(xml, KeyFileCheck.none()), false).run();
+        }
+        BftTestGroup g = new BftTestGroup(dir, xml);
+        try {
+            for (int i = 0; i < 4; i++) {
+                g.nodes[i] = NodeServer.start(repository(dir.resolve("replica" + i)),
+                        axis2Xml(dir, "replica" + i, xml), ports[i]);
+            }
+            for (int i = 0; i < 4; i++) {
+                for (int t = 0; t < 500 && g.node(i).replica() == null; t++) {
+                    Thread.sleep(20);
+                }
+                if (g.node(i).replica() == null) {
+                    throw new IllegalStateException("replica" + i + " did not start its replica role");
+                }
+            }
+        } catch (Exception e) {
+            g.close();
+            throw e;
+        }
+        return g;
+    }
+
+    static String protocol(int checkpointInterval, String viewChangeTimeout) {
+        return "<protocol checkpointInterval=\"" + checkpointInterval + "\" watermarkWindow=\"" + (checkpointInterval * 4)
+                + "\" batchMaxSize=\"16\" batchMaxDelay=\"1ms\" maxBatchesInFlight=\"2\" viewChangeTimeout=\""
+                + viewChangeTimeout + "\" retransmissionInterval=\"200ms\" maxRetransmissions=\"8\" clientTimeout=\"3s\"/>";
+    }
+
+    private static Path writeReplicasXml(Path dir, String profile, String protocol, int[] ports) throws IOException {
+        StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<replicas xmlns=\"urn:bftws:replicas:1\">\n"
+                + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
+                + "<group service=\"EchoService\" endpoint=\"" + GROUP_ENDPOINT + "\" f=\"1\" configuration=\"I\">\n"
+                + "<security profile=\"" + profile + "\" timestampTtl=\"5m\" clockSkew=\"1m\"/>\n" + protocol + "\n");
+        for (int i = 0; i < 4; i++) {
+            b.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
+                    .append("\" serviceEndpoint=\"http://127.0.0.1:").append(ports[i])
+                    .append("/axis2/services/EchoService\" controlEndpoint=\"http://127.0.0.1:").append(ports[i])
+                    .append("/axis2/services/BftControl\"/>\n");
+        }
+        b.append("</group>\n<client name=\"client1\"/>\n</replicas>\n");
+        Path file = dir.resolve("replicas.xml");
+        Files.writeString(file, b);
+        return file;
+    }
+
+    private static Path repository(Path dir) throws IOException {
+        Path modules = Files.createDirectories(dir.resolve("modules"));
+        Files.copy(Path.of("target", "axis2-modules", "addressing.mar"), modules.resolve("addressing.mar"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Files.createDirectories(dir.resolve("services"));
+        EchoServiceArchive.writeTo(dir.resolve("services"));
+        return dir;
+    }
+
+    /** conf/axis2.xml with the bftws module pointed at replicas.xml and this node's (or client's) name. */
+    private static Path axis2Xml(Path dir, String party, Path replicasXml) throws IOException {
+        String xml = Files.readString(AXIS2_XML).replace("<module ref=\"bftws\"/>",
+                "<module ref=\"bftws\"/>\n<moduleConfig name=\"bftws\"><parameter name=\"replicasConfig\">"
+                        + replicasXml + "</parameter><parameter name=\"party\">" + party + "</parameter>"
+                        + "<parameter name=\"holdTimeoutMillis\">20000</parameter></moduleConfig>");
+        Path file = dir.resolve("axis2-" + party + ".xml");
+        Files.writeString(file, xml);
+        return file;
+    }
+
+    /** A ServiceClient of client1 addressed to the group endpoint (each has its own client configuration). */
+    ServiceClient client() throws Exception {
+        Path repo = dir.resolve("client" + clients.size());
+        Files.createDirectories(repo.resolve("modules"));
+        Files.copy(Path.of("target", "axis2-modules", "addressing.mar"), repo.resolve("modules").resolve("addressing.mar"),
+                StandardCopyOption.REPLACE_EXISTING);
+        ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(repo.toString(),
+                axis2Xml(dir, "client1", replicasXml).toString());
+        clients.add(ctx);
+        ServiceClient c = new ServiceClient(ctx, null);
+        Options o = new Options();
+        o.setTo(new EndpointReference(GROUP_ENDPOINT));
+        o.setTimeOutInMilliSeconds(60_000);
+        c.setOptions(o);
+        return c;
+    }
+
+    static OMElement call(ServiceClient client, OMElement request) throws org.apache.axis2.AxisFault {
+        client.getOptions().setAction(EchoService.NS + "/" + request.getLocalName());
+        OMElement reply = client.sendReceive(request);
+        reply.build();
+        return reply;
+    }
+
+    static OMElement append(String value) {
+        OMElement e = F.createOMElement("append", E);
+        F.createOMElement("value", E, e).setText(value);
+        return e;
+    }
+
+    static OMElement echo(String... items) {
+        OMElement e = F.createOMElement("echo", E);
+        for (String i : items) {
+            F.createOMElement("item", E, e).setText(i);
+        }
+        return e;
+    }
+
+    static String child(OMElement parent, String name) {
+        return parent.getFirstChildWithName(new QName(EchoService.NS, name)).getText();
+    }
+
+    /** Replica {@code i}'s echo state, read in-process from its service instance (count and running digest). */
+    String state(int i) throws Exception {
+        ConfigurationContext ctx = nodes[i].context();
+        AxisService service = ctx.getAxisConfiguration().getService("EchoService");
+        ServiceGroupContext group = ctx.getServiceGroupContext(service.getAxisServiceGroup().getServiceGroupName());
+        if (group == null) {
+            return "no state yet";
+        }
+        ServiceContext sc = group.getServiceContext(service);
+        EchoService echo = (EchoService) sc.getProperty(ServiceContext.SERVICE_OBJECT);
+        if (echo == null) {
+            return "no state yet";
+        }
+        OMElement state = echo.get_state(F.createOMElement("get_state", E)).getFirstElement();
+        return state.getAttributeValue(new QName("digest")) + "/" + state.getAttributeValue(new QName("count"));
+    }
+
+    BftwsNode node(int i) {
+        return BftwsNode.of(nodes[i].context());
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (ConfigurationContext c : clients) {
+            c.terminate();
+        }
+        for (NodeServer n : nodes) {
+            if (n != null) {
+                n.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package org.bftws.axis2.bft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.nio.file.Path;
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axis2.client.ServiceClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Configuration I end to end: four replicas order requests to the group endpoint with PBFT over real HTTP. */
+class ConfigurationIGroupTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fourReplicasOrderAppendsThroughTheGroupEndpointAndEndInTheSameState() throws Exception {
+        try (BftTestGroup g = BftTestGroup.start(dir, "none", BftTestGroup.protocol(4, "2s"))) {
+            ServiceClient client = g.client();
+            for (int i = 1; i <= 6; i++) {
+                OMElement reply = BftTestGroup.call(client, BftTestGroup.append("v" + i));
+                assertEquals(Integer.toString(i), BftTestGroup.child(reply, "count"));
+            }
+            OMElement echo = BftTestGroup.call(client, BftTestGroup.echo("a", "b"));
+            assertNotNull(echo);
+            String first = g.state(0);
+            for (int i = 1; i < 4; i++) {
+                assertEquals(first, waitForState(g, i, first), "replica " + i);
+            }
+        }
+    }
+
+    @Test
+    void concurrentClientsLeaveIdenticalOrderDependentStateOnAllReplicas() throws Exception {
+        concurrentClients("none");
+    }
+
+    @Test
+    void withTheMacProfileRepliasAuthenticateEachOtherWithHmacsAndOrderConcurrentClients() throws Exception {
+        concurrentClients("mac");
+    }
+
+    @Test
+    void withTheWssecProfileEveryMessageIsSignedAndConcurrentClientsAreOrdered() throws Exception {
+        concurrentClients("wssec");
+    }
+
+    private void concurrentClients(String profile) throws Exception {
+        try (BftTestGroup g = BftTestGroup.start(dir, profile, BftTestGroup.protocol(4, "2s"))) {
+            for (int i = 0; i < 4; i++) {
+                assertNotNull(g.node(i).replica(), "replica " + i + " runs PBFT");
+            }
+            int clients = 4;
+            int each = 8;
+            java.util.List<Thread> threads = new java.util.ArrayList<>();
+            java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            for (int c = 0; c < clients; c++) {
+                ServiceClient client = g.client();
+                int id = c;
+                Thread t = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < each; i++) {
+                            BftTestGroup.call(client, BftTestGroup.append("c" + id + "-" + i));
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+                threads.add(t);
+                t.start();
+            }
+            for (Thread t : threads) {
+                t.join(120_000);
+            }
+            assertEquals(java.util.List.of(), java.util.List.copyOf(failures));
+            // A replica may still be executing the last requests when f+1 others answered: wait for all of them.
+            String[] states = new String[4];
+            for (int i = 0; i < 4; i++) {
+                states[i] = waitForCount(g, i, clients * each);
+            }
+            for (int i = 1; i < 4; i++) {
+                assertEquals(states[0], states[i], "replica " + i + " has the same order-dependent state");
+            }
+        }
+    }
+
+    static String waitForCount(BftTestGroup g, int i, int count) throws Exception {
+        String s = g.state(i);
+        for (int t = 0; t < 200 && !s.endsWith("/" + count); t++) {
+            Thread.sleep(50);
+            s = g.state(i);
+        }
+        assertEquals(Integer.toString(count), s.substring(s.indexOf('/') + 1), "replica " + i + " executed everything");
+        return s;
+    }
+
+    static String waitForState(BftTestGroup g, int i, String expected) throws Exception {
+        String s = g.state(i);
+        for (int t = 0; t < 100 && !s.equals(expected); t++) {
+            Thread.sleep(50);
+            s = g.state(i);
+        }
+        return s;
+    }
+}
