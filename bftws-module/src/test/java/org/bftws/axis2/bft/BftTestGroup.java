@@ -53,6 +53,11 @@ final class BftTestGroup implements AutoCloseable {
 
     /** Starts four replicas with security {@code profile} (none, mac, wssec). */
     static BftTestGroup start(Path dir, String profile, String protocol) throws Exception {
+        return start(dir, profile, protocol, -1);
+    }
+
+    /** As {@link #start(Path, String, String)}, with replica {@code byzantine} answering wrong replies (or -1). */
+    static BftTestGroup start(Path dir, String profile, String protocol, int byzantine) throws Exception {
         int[] ports = new int[4];
         for (int i = 0; i < 4; i++) {
             ports[i] = NodeServer.freePort();
@@ -64,8 +69,13 @@ final class BftTestGroup implements AutoCloseable {
         BftTestGroup g = new BftTestGroup(dir, xml);
         try {
             for (int i = 0; i < 4; i++) {
-                g.nodes[i] = NodeServer.start(repository(dir.resolve("replica" + i)),
-                        axis2Xml(dir, "replica" + i, xml), ports[i]);
+                Path axis2 = axis2Xml(dir, "replica" + i, xml);
+                if (i == byzantine) {
+                    Files.writeString(axis2, Files.readString(axis2).replace("<phase name=\"OperationOutPhase\"/>",
+                            "<phase name=\"OperationOutPhase\"><handler name=\"WrongReplies\" class=\""
+                                    + WrongRepliesHandler.class.getName() + "\"/></phase>"));
+                }
+                g.nodes[i] = NodeServer.start(repository(dir.resolve("replica" + i)), axis2, ports[i]);
             }
             for (int i = 0; i < 4; i++) {
                 for (int t = 0; t < 500 && g.node(i).replica() == null; t++) {
@@ -182,6 +192,12 @@ final class BftTestGroup implements AutoCloseable {
         }
         OMElement state = echo.get_state(F.createOMElement("get_state", E)).getFirstElement();
         return state.getAttributeValue(new QName("digest")) + "/" + state.getAttributeValue(new QName("count"));
+    }
+
+    /** Stops replica {@code i} (a crash, as far as the others can tell). */
+    void stop(int i) throws Exception {
+        nodes[i].close();
+        nodes[i] = null;
     }
 
     BftwsNode node(int i) {
