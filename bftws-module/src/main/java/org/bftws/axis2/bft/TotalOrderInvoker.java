@@ -161,6 +161,8 @@ public final class TotalOrderInvoker implements Runnable {
 
     /** The suspended message if exactly this request arrived here, else one built from the relayed bytes. */
     private MessageContext messageFor(Request r) throws AxisFault {
+        // Executing number k of a client settles every earlier number of it: those copies will never be delivered.
+        local.keySet().removeIf(id -> id.client().equals(r.id().client()) && id.number() < r.id().number());
         Local l = local.remove(r.id());
         if (l != null && l.request().digest().equals(r.digest())) {
             return l.pending().message();
