@@ -18,6 +18,9 @@ public final class ExecutionNode implements Node {
     private final Checkpoints checkpoints;
     private final StateTransfer stateTransfer;
     private final CommitVouches committed;
+    private final java.util.Map<Integer, Status> lastStatus = new java.util.HashMap<>();
+    /** Batches this node executed before a restart, executed again on top of its recovered checkpoint. */
+    private final java.util.TreeMap<Long, DurableRecord.CommittedRecord> recovered = new java.util.TreeMap<>();
     private long now;
     private long lastStatusTick;
     private int view;
@@ -114,6 +117,8 @@ public final class ExecutionNode implements Node {
                 if (checkpoints.add(c)) {
                     onStable();
                 }
+            } else if (c.seq() == checkpoints.stableSeq() && c.state().equals(checkpoints.stableDigest())) {
+                persistStableCheckpoint();
             }
         });
         return out.drain();
@@ -123,6 +128,10 @@ public final class ExecutionNode implements Node {
     public List<Output> onStateInstalled(long seq) {
         if (execution.installed(seq) != null) {
             stateTransfer.installed();
+            if (seq == checkpoints.stableSeq()) {
+                persistStableCheckpoint();
+            }
+            recovered.headMap(seq, true).clear();
             committed.discardUpTo(seq);
             out.add(new Output.StateTransferred(seq));
             executeReady();
@@ -148,17 +157,48 @@ public final class ExecutionNode implements Node {
 
     /** Executes the next batches that f+1 agreement nodes vouch for. */
     private void executeReady() {
-        while (!execution.installing()) {
+        while (!execution.installing() && !stateTransfer.installing()) {
             long next = execution.lastQueued() + 1;
-            CommittedBatch chosen = committed.decided(next);
+            DurableRecord.CommittedRecord again = recovered.remove(next);
+            CommittedBatch chosen = again != null
+                    ? new CommittedBatch(again.view(), next, again.batch(), again.requests(), id)
+                    : committed.decided(next);
             if (chosen == null) {
                 return;
             }
             committed.discardUpTo(next);
             view = Math.max(view, chosen.view());
+            out.add(new Output.Persist(new DurableRecord.CommittedRecord(next, chosen.view(), chosen.batch(),
+                    chosen.requests())));
             execution.execute(next, view, chosen.requests());
             stateTransfer.caughtUp(next);
         }
+    }
+
+    /** Restart from the data directory: the checkpoint is installed, the batches executed after it run again. */
+    @Override
+    public List<Output> recover(DurableState state) {
+        DurableRecord.CheckpointRecord cp = state.checkpoint();
+        recovered.putAll(state.committed());
+        view = state.view();
+        if (cp != null) {
+            checkpoints.adopt(cp.seq(), cp.digest(), cp.proof());
+            byte[] bytes = cp.state();
+            if (bytes != null) {
+                stateTransfer.installingFromDisk(cp.seq());
+                execution.install(CheckpointState.decode(bytes), bytes);
+            } else {
+                stateTransfer.need(cp.seq(), now);
+            }
+        }
+        executeReady();
+        return out.drain();
+    }
+
+    private void persistStableCheckpoint() {
+        long s = checkpoints.stableSeq();
+        out.add(new Output.Persist(new DurableRecord.CheckpointRecord(s, checkpoints.stableDigest(),
+                checkpoints.stableProof(), execution.encodedState(s))));
     }
 
     private void onCheckpoint(Checkpoint c) {
@@ -172,6 +212,7 @@ public final class ExecutionNode implements Node {
 
     private void onStable() {
         long s = checkpoints.stableSeq();
+        persistStableCheckpoint();
         if (execution.lastQueued() < s) {
             stateTransfer.need(s, now);
         }
@@ -189,9 +230,14 @@ public final class ExecutionNode implements Node {
         }
     }
 
-    /** Peers among the execution nodes that are stuck behind the stable checkpoint get its proof. */
+    /**
+     * A node stuck behind the stable checkpoint (the same status twice) gets its proof: agreement nodes need it to
+     * move their watermarks, execution nodes to fetch the state.
+     */
     private void onStatus(Status st) {
-        if (membership.isExecutor(st.sender()) && st.stableSeq() < checkpoints.stableSeq()) {
+        Status previous = lastStatus.put(st.sender(), st);
+        boolean stuck = previous != null && previous.stableSeq() == st.stableSeq();
+        if (stuck && st.stableSeq() < checkpoints.stableSeq()) {
             checkpoints.stableProof().stream().filter(c -> c.sender() != st.sender()).forEach(c -> out.toNode(st.sender(), c));
         }
     }

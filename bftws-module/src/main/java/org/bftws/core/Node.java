@@ -26,6 +26,12 @@ public interface Node {
     /** {@code set_state} finished for an {@link Output.InstallState}. */
     List<Output> onStateInstalled(long seq);
 
+    /**
+     * Restart from what the node persisted ({@link Output.Persist}); call once, on a fresh node, before anything
+     * else. An empty state is a first start.
+     */
+    List<Output> recover(DurableState state);
+
     int id();
 
     int view();

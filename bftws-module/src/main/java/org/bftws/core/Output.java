@@ -44,6 +44,13 @@ public sealed interface Output {
     record ViewChangeStarted(int view, String reason) implements Output {
     }
 
+    /**
+     * Make {@code record} durable (the data directory) before carrying out any output after it. Only nodes that keep
+     * a data directory act on it; the others may ignore it (and then count as faulty if they restart empty).
+     */
+    record Persist(DurableRecord record) implements Output {
+    }
+
     /** The node entered {@code view}; its primary is {@code primary}. For logs and failover measurements. */
     record ViewInstalled(int view, int primary) implements Output {
     }

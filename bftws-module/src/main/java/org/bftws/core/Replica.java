@@ -187,6 +187,8 @@ public final class Replica implements Node {
                 }
             } else if (c.seq() == checkpoints.stableSeq() && !c.state().equals(checkpoints.stableDigest())) {
                 out.drop(c, "this node's own state differs from the stable checkpoint");
+            } else if (c.seq() == checkpoints.stableSeq()) {
+                persistStableCheckpoint();
             }
         });
         return out.drain();
@@ -202,6 +204,54 @@ public final class Replica implements Node {
         if (table != null) {
             finishStateTransfer(seq, table);
         }
+        return out.drain();
+    }
+
+    /**
+     * Restart from the data directory: the stable checkpoint is installed (or fetched, if this node did not hold its
+     * state), the batches committed after it are executed again, the prepared certificates are back for view changes,
+     * and the node moves to the view after the highest one it announced: it never votes again in a view it may
+     * already have voted in. Call once, on a fresh node, before any other input.
+     */
+    @Override
+    public List<Output> recover(DurableState state) {
+        if (state.isEmpty()) {
+            return out.drain();
+        }
+        view = state.view();
+        DurableRecord.CheckpointRecord cp = state.checkpoint();
+        if (cp != null) {
+            checkpoints.adopt(cp.seq(), cp.digest(), cp.proof());
+            nextSeq = cp.seq() + 1;
+            if (cp.state() != null) {
+                lastCommitted = cp.seq();
+            }
+        }
+        state.prepared().values().forEach(p -> {
+            Slot s = log.slot(p.certificate().seq());
+            s.certificate = p.certificate();
+            p.requests().forEach(requests::addBody);
+        });
+        state.committed().values().forEach(c -> {
+            Slot s = log.slot(c.seq());
+            s.committed = true;
+            s.committedBatch = c.batch();
+            c.requests().forEach(requests::addBody);
+        });
+        if (cp != null) {
+            byte[] bytes = cp.state();
+            if (bytes == null) {
+                // Not even the clients' progress is here (agreement-only nodes keep no state): fetch the checkpoint.
+                stateTransfer.need(cp.seq(), now);
+            } else if (execution != null) {
+                stateTransfer.installingFromDisk(cp.seq());
+                execution.install(CheckpointState.decode(bytes), bytes);
+            } else {
+                requests.jumpTo(CheckpointState.decode(bytes).replies());
+            }
+        }
+        viewChanges.start(view + 1, "restarted from its data directory");
+        advanceCommitted();
         return out.drain();
     }
 
@@ -406,6 +456,7 @@ public final class Replica implements Node {
         }
         s.prepared = true;
         s.certificate = new PreparedCertificate(s.prePrepare, matching.subList(0, membership.prepareQuorum()));
+        out.add(new Output.Persist(new DurableRecord.PreparedRecord(s.certificate, requests.bodiesOf(s.prePrepare.batch()))));
         Commit c = new Commit(view, s.seq, s.prePrepare.digest(), id);
         s.commits.put(id, c);
         s.commitSent = true;
@@ -483,6 +534,7 @@ public final class Replica implements Node {
             lastCommitted++;
             out.add(new Output.Committed(s.seq, view, s.committedBatch.digest()));
             List<Request> bodies = requests.bodiesOf(s.committedBatch);
+            out.add(new Output.Persist(new DurableRecord.CommittedRecord(s.seq, view, s.committedBatch, bodies)));
             s.committedBatch.requests().forEach(r -> requests.committed(r.id()));
             if (execution != null) {
                 execution.execute(s.seq, view, bodies);
@@ -515,6 +567,7 @@ public final class Replica implements Node {
     /** A newer checkpoint is stable: catch up to it (from the log or by state transfer) and collect garbage. */
     void onStable() {
         long s = checkpoints.stableSeq();
+        persistStableCheckpoint();
         advanceCommitted();
         if (lastCommitted < s) {
             stateTransfer.need(s, now);
@@ -535,6 +588,14 @@ public final class Replica implements Node {
         tryPropose();
     }
 
+    /** Records the stable checkpoint, with this node's encoded state for it when it has it. */
+    private void persistStableCheckpoint() {
+        long s = checkpoints.stableSeq();
+        byte[] state = execution == null ? null : execution.encodedState(s);
+        out.add(new Output.Persist(new DurableRecord.CheckpointRecord(s, checkpoints.stableDigest(),
+                checkpoints.stableProof(), state)));
+    }
+
     private void onSnapshot(StateSnapshot snapshot) {
         StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, lastCommitted);
         if (accepted == null) {
@@ -551,6 +612,9 @@ public final class Replica implements Node {
     }
 
     private void finishStateTransfer(long seq, ReplyTable table) {
+        if (seq == checkpoints.stableSeq()) {
+            persistStableCheckpoint();
+        }
         lastCommitted = Math.max(lastCommitted, seq);
         requests.jumpTo(table);
         stateTransfer.installed();
@@ -565,6 +629,7 @@ public final class Replica implements Node {
     /** Enters {@code newView} as a new-view (sent or accepted) says. */
     void enterView(int newView, NewViewPlan plan) {
         view = newView;
+        out.add(new Output.Persist(new DurableRecord.ViewRecord(newView)));
         // Still "changing" until the re-proposals are in place: nothing below may propose or prepare in between.
         viewChanging = true;
         out.add(new Output.ViewInstalled(newView, membership.primary(newView)));
@@ -609,6 +674,15 @@ public final class Replica implements Node {
         for (Message m : early) {
             handle(m);
         }
+    }
+
+    /** One line on where this node stands, for logs and stuck-schedule reports. */
+    public String describe() {
+        return "view " + view + (viewChanging ? " (changing to " + viewChanges.targetView() + ")" : "")
+                + ", committed " + lastCommitted + ", executed " + lastExecuted() + ", stable " + checkpoints.stableSeq()
+                + ", next proposal " + nextSeq + ", waiting requests " + requests.waitingCount()
+                + ", oldest waiting since tick " + requests.oldestWaitingTick() + " (now " + now + ", timeout "
+                + viewChanges.timeout() + ")" + (stateTransfer.active() ? ", fetching state" : "");
     }
 
     // ------------------------------------------------------------------------------------------------ for StatusResponder

@@ -52,6 +52,9 @@ final class RequestStore {
             return Admission.TOO_FAR_AHEAD;
         }
         if (bodies.containsKey(r.digest())) {
+            // Known as a body (a pre-prepare named it, or a restart restored it) but perhaps not as a request a
+            // client waits for: only the latter starts the timer that suspects a primary ignoring it.
+            wait(r, now);
             return Admission.KNOWN;
         }
         List<Digest> known = variants.computeIfAbsent(id, k -> new ArrayList<>(1));
@@ -60,9 +63,16 @@ final class RequestStore {
         }
         known.add(r.digest());
         bodies.put(r.digest(), r);
-        waiting.computeIfAbsent(id.client(), c -> new TreeMap<>())
-                .computeIfAbsent(id.number(), n -> new ArrayList<>(1)).add(new Waiting(r, arrivals++, now));
+        wait(r, now);
         return Admission.NEW;
+    }
+
+    private void wait(Request r, long now) {
+        List<Waiting> atNumber = waiting.computeIfAbsent(r.id().client(), c -> new TreeMap<>())
+                .computeIfAbsent(r.id().number(), n -> new ArrayList<>(1));
+        if (atNumber.stream().noneMatch(w -> w.request().digest().equals(r.digest()))) {
+            atNumber.add(new Waiting(r, arrivals++, now));
+        }
     }
 
     /** A body that an accepted pre-prepare needs, whatever its client's progress (it may be a replayed duplicate). */

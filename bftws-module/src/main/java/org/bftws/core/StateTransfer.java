@@ -41,6 +41,12 @@ final class StateTransfer {
         }
     }
 
+    /** A restart installs the stable checkpoint from the node's own data directory. */
+    void installingFromDisk(long seq) {
+        target = seq;
+        installing = true;
+    }
+
     /** The node caught up to the target another way (through its log): no state is needed any more. */
     void caughtUp(long position) {
         if (active() && !installing && position >= target) {

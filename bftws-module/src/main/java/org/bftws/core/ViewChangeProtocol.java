@@ -66,6 +66,7 @@ final class ViewChangeProtocol {
             return;
         }
         replica.out.add(new Output.ViewChangeStarted(newView, reason));
+        replica.out.add(new Output.Persist(new DurableRecord.ViewRecord(newView)));
         attempts++;
         targetView = newView;
         replica.viewChanging = true;

@@ -20,8 +20,21 @@ public record Scenario(long seed, String configuration, Membership membership, R
     public record Partition(int from, int to, Set<Integer> isolated) {
     }
 
-    /** Node {@code node} is down during [at, restartAt); with amnesia it restarts with empty memory. */
-    public record Crash(int node, int at, int restartAt, boolean amnesia) {
+    /** How a crashed node comes back. */
+    public enum Restart {
+        /** The process was only paused: everything in memory is still there. */
+        MEMORY,
+        /** A new process recovers from what the node persisted (its data directory). */
+        DISK,
+        /** A new process with nothing: it counts as faulty (it may contradict what it voted before). */
+        EMPTY
+    }
+
+    /** Node {@code node} is down during [at, restartAt), then comes back as {@code restart} says. */
+    public record Crash(int node, int at, int restartAt, Restart restart) {
+        public boolean amnesia() {
+            return restart == Restart.EMPTY;
+        }
     }
 
     /** Nodes that count against f: Byzantine ones and those that restart without memory. */

@@ -50,7 +50,7 @@ public final class ScenarioGenerator {
             int node = pickNode(rnd, m.size(), faulty);
             faulty.add(node);
             int at = rnd.nextInt(faultTicks);
-            crashes.add(new Scenario.Crash(node, at, at + 20 + rnd.nextInt(300), true));
+            crashes.add(new Scenario.Crash(node, at, at + 20 + rnd.nextInt(300), Scenario.Restart.EMPTY));
         }
         int crashCount = rnd.nextInt(3);
         for (int i = 0; i < crashCount; i++) {
@@ -59,7 +59,18 @@ public final class ScenarioGenerator {
                 continue;
             }
             int at = rnd.nextInt(faultTicks);
-            crashes.add(new Scenario.Crash(node, at, Math.min(faultTicks, at + 10 + rnd.nextInt(400)), false));
+            Scenario.Restart how = rnd.nextBoolean() ? Scenario.Restart.MEMORY : Scenario.Restart.DISK;
+            crashes.add(new Scenario.Crash(node, at, Math.min(faultTicks, at + 10 + rnd.nextInt(400)), how));
+        }
+        if (rnd.nextInt(8) == 0) {
+            // The whole group stops and starts again from its data directories (all at once).
+            int at = rnd.nextInt(faultTicks);
+            int back = Math.min(faultTicks, at + 10 + rnd.nextInt(200));
+            for (int node = 0; node < m.size(); node++) {
+                if (!faulty.contains(node)) {
+                    crashes.add(new Scenario.Crash(node, at, back, Scenario.Restart.DISK));
+                }
+            }
         }
         List<Scenario.Partition> partitions = new ArrayList<>();
         int partitionCount = calm ? 0 : rnd.nextInt(3);

@@ -40,6 +40,8 @@ public final class Simulation {
     private final SimApplication[] apps;
     private final boolean[] down;
     private final Tamperer[] tamperers;
+    /** What each node persisted (its data directory): survives a crash, read back on a restart from disk. */
+    private final List<List<org.bftws.core.DurableRecord>> disks = new ArrayList<>();
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<String, Integer> clientIndex = new HashMap<>();
     private final StringBuilder trace;
@@ -57,6 +59,7 @@ public final class Simulation {
         this.down = new boolean[n];
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
+            disks.add(new ArrayList<>());
             nodes[i] = Node.create(i, membership, scenario.options());
             apps[i] = new SimApplication();
             if (scenario.byzantine().containsKey(i)) {
@@ -148,9 +151,9 @@ public final class Simulation {
             }
         }
         for (int i = 0; i < nodes.length; i++) {
-            sb.append(String.format("%n  node %d%s: view %d, executed %d, stable %d", i,
-                    scenario.faulty(i) ? " (faulty)" : "", nodes[i].view(), nodes[i].lastExecuted(),
-                    nodes[i].stableCheckpoint()));
+            sb.append(String.format("%n  node %d%s: %s", i, scenario.faulty(i) ? " (faulty)" : "",
+                    nodes[i] instanceof org.bftws.core.Replica r ? r.describe() : "view " + nodes[i].view()
+                            + ", executed " + nodes[i].lastExecuted() + ", stable " + nodes[i].stableCheckpoint()));
         }
         return sb.toString();
     }
@@ -163,11 +166,17 @@ public final class Simulation {
             }
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
                 down[c.node()] = false;
-                if (c.amnesia()) {
+                if (c.restart() != Scenario.Restart.MEMORY) {
                     nodes[c.node()] = Node.create(c.node(), membership, scenario.options());
                     apps[c.node()] = new SimApplication();
                 }
-                trace("node " + c.node() + " restarts");
+                trace("node " + c.node() + " restarts (" + c.restart() + ")");
+                if (c.restart() == Scenario.Restart.DISK) {
+                    count("restarts from disk");
+                    process(c.node(), nodes[c.node()].recover(org.bftws.core.DurableState.of(disks.get(c.node()))));
+                } else if (c.restart() == Scenario.Restart.EMPTY) {
+                    disks.get(c.node()).clear();
+                }
             }
         }
     }
@@ -227,6 +236,8 @@ public final class Simulation {
                 apps[i].setState(s.applicationState());
                 trace("node " + i + " installs state at " + s.seq());
                 process(i, nodes[i].onStateInstalled(s.seq()));
+            } else if (o instanceof Output.Persist p) {
+                disks.get(i).add(p.record());
             } else if (o instanceof Output.Committed c) {
                 if (correct) {
                     oracle.committed(i, c.seq(), c.batch());

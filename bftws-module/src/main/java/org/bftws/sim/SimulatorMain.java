@@ -94,8 +94,15 @@ public final class SimulatorMain {
         if (s.crashes().stream().anyMatch(Scenario.Crash::amnesia)) {
             add.accept("schedule: restart without memory", 1L);
         }
-        if (s.crashes().stream().anyMatch(c -> !c.amnesia())) {
+        if (s.crashes().stream().anyMatch(c -> c.restart() == Scenario.Restart.MEMORY)) {
             add.accept("schedule: crash and restart with memory", 1L);
+        }
+        if (s.crashes().stream().anyMatch(c -> c.restart() == Scenario.Restart.DISK)) {
+            add.accept("schedule: crash and restart from disk", 1L);
+        }
+        if (s.crashes().stream().filter(c -> c.restart() == Scenario.Restart.DISK).map(Scenario.Crash::at).distinct()
+                .anyMatch(at -> s.crashes().stream().filter(c -> c.at() == at).count() >= s.membership().size() - s.membership().f())) {
+            add.accept("schedule: whole group restarts from disk", 1L);
         }
         if (s.loss() > 0) {
             add.accept("schedule: message loss, duplication, reordering", 1L);

@@ -31,6 +31,8 @@ final class TestCluster {
     /** View changes started: the tick and node of each, in order. */
     final List<long[]> viewChangesStarted = new ArrayList<>();
     final boolean[] down;
+    /** What each node persisted: its data directory. */
+    final Map<Integer, List<DurableRecord>> disks = new HashMap<>();
     long tick;
 
     TestCluster(Membership membership, ReplicaOptions options) {
@@ -45,6 +47,7 @@ final class TestCluster {
             committed.put(i, new ArrayList<>());
             dropped.put(i, new ArrayList<>());
             views.put(i, new ArrayList<>());
+            disks.put(i, new ArrayList<>());
         }
     }
 
@@ -124,6 +127,14 @@ final class TestCluster {
         tickAndDeliver(count, f -> true);
     }
 
+    /** Restarts node {@code i} as a new process that recovers from its data directory (its application starts empty). */
+    void restartFromDisk(int i) {
+        nodes[i] = Node.create(i, membership, options);
+        appState[i] = 0;
+        down[i] = false;
+        handle(i, nodes[i].recover(DurableState.of(disks.get(i))));
+    }
+
     /** Restarts node {@code i} with empty memory and an empty application. */
     void restartEmpty(int i) {
         nodes[i] = Node.create(i, membership, options);
@@ -153,6 +164,8 @@ final class TestCluster {
             } else if (o instanceof Output.InstallState s) {
                 appState[i] = Long.parseLong(new String(s.applicationState(), StandardCharsets.UTF_8));
                 handle(i, nodes[i].onStateInstalled(s.seq()));
+            } else if (o instanceof Output.Persist persist) {
+                disks.get(i).add(persist.record());
             } else if (o instanceof Output.Committed c) {
                 committed.get(i).add(c);
             } else if (o instanceof Output.Dropped d) {

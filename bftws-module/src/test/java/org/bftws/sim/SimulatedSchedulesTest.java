@@ -53,8 +53,14 @@ class SimulatedSchedulesTest {
             if (s.crashes().stream().anyMatch(Scenario.Crash::amnesia)) {
                 kinds.merge("restart without memory", 1, Integer::sum);
             }
-            if (s.crashes().stream().anyMatch(c -> !c.amnesia())) {
+            if (s.crashes().stream().anyMatch(c -> c.restart() == Scenario.Restart.MEMORY)) {
                 kinds.merge("restart with memory", 1, Integer::sum);
+            }
+            if (s.crashes().stream().anyMatch(c -> c.restart() == Scenario.Restart.DISK)) {
+                kinds.merge("restart from disk", 1, Integer::sum);
+            }
+            if (s.crashes().stream().filter(c -> c.restart() == Scenario.Restart.DISK).count() >= s.membership().agreementCount() - 1) {
+                kinds.merge("whole group restarts from disk", 1, Integer::sum);
             }
             if (s.loss() > 0.1 && s.duplication() > 0.05) {
                 kinds.merge("heavy loss and duplication", 1, Integer::sum);
@@ -65,11 +71,13 @@ class SimulatedSchedulesTest {
             assertTrue(behaviors.getOrDefault(b, 0) >= 20, b + " appears in only " + behaviors.get(b) + " schedules");
         }
         for (String kind : List.of("configuration I", "configuration II", "configuration III", "f=2", "Byzantine client",
-                "partitions", "restart without memory", "restart with memory", "heavy loss and duplication")) {
+                "partitions", "restart without memory", "restart with memory", "restart from disk",
+                "whole group restarts from disk", "heavy loss and duplication")) {
             assertTrue(kinds.getOrDefault(kind, 0) >= 30, kind + " appears in only " + kinds.get(kind) + " schedules");
         }
         for (String happened : List.of("state transfers", "view changes started", "views installed",
-                "authentication rejections", "sent StateSnapshot", "sent CommittedBatch", "sent FetchRequests")) {
+                "authentication rejections", "sent StateSnapshot", "sent CommittedBatch", "sent FetchRequests",
+                "restarts from disk")) {
             assertTrue(events.getOrDefault(happened, 0L) >= 50, happened + ": only " + events.get(happened));
         }
     }
