@@ -64,7 +64,7 @@ public final class InHandler extends AbstractHandler {
         }
         RmDestination dest = node.destination();
         InboundSequence seq = dest.sequences().find(h.id()).orElse(null);
-        if (seq == null && dest.totalOrderFor(serviceName(mc)) != null) {
+        if (seq == null && (dest.totalOrderFor(serviceName(mc)) != null || ControlService.NAME.equals(serviceName(mc)))) {
             // A replica may get a client's request before its CreateSequence (the client goes on after f+1
             // answers), or after a restart that forgot it: the identifier is the group's, the request authenticated.
             try {

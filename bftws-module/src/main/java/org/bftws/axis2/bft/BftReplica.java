@@ -85,8 +85,15 @@ public final class BftReplica {
             endpoints.put(id, n.controlEndpoint().toString());
         }
         this.channels = new ReplicaChannels(context, self, membership, endpoints, codec, signer, signatures, source);
-        this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage);
+        Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
+        this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage, journal);
         invoker.attach(manager);
+        if (journal != null) {
+            // Proofs in the journal keep other nodes' signatures; after a restart they go back into the cache.
+            journal.recoveredSignatures().forEach(signatures::put);
+            manager.signaturesFrom(r -> Journal.proofParts(r).stream()
+                    .map(m -> signatures.signatureOf(m).orElse(new byte[0])).toList());
+        }
     }
 
     /**
@@ -116,6 +123,7 @@ public final class BftReplica {
     public void start() {
         invoker.start();
         channels.start();
+        manager.recover();
         manager.start();
     }
 

@@ -34,6 +34,10 @@ public final class TotalOrderManager {
     private final TotalOrderInvoker invoker;
     private final ReplyRouter replies;
     private final Runnable onStable;
+    /** The data directory, or null: then nothing survives a restart (the node then counts as faulty if restarted). */
+    private final Journal journal;
+    /** The signatures (from the signature cache) of the messages in a record's proof, for the journal. */
+    private java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> proofSignatures = r -> List.of();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "bftws-pbft-ticks");
         t.setDaemon(true);
@@ -44,13 +48,34 @@ public final class TotalOrderManager {
     private volatile int view;
 
     TotalOrderManager(Node core, String name, ReplicaChannels channels, TotalOrderInvoker invoker, ReplyRouter replies,
-                      Runnable onStable) {
+                      Runnable onStable, Journal journal) {
         this.core = core;
+        this.journal = journal;
         this.name = name;
         this.channels = channels;
         this.invoker = invoker;
         this.replies = replies;
         this.onStable = onStable;
+    }
+
+    void signaturesFrom(java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> source) {
+        this.proofSignatures = source;
+    }
+
+    /** Recovers the core from the data directory (before {@link #start()}); a first start recovers nothing. */
+    void recover() {
+        if (journal == null) {
+            return;
+        }
+        org.bftws.core.DurableState state = journal.recovered();
+        if (!state.isEmpty()) {
+            LOG.warn("{}: recovering from its data directory: checkpoint {}, {} committed and {} prepared batches after it, "
+                    + "view {}", name, state.checkpoint() == null ? 0 : state.checkpoint().seq(), state.committed().size(),
+                    state.prepared().size(), state.view());
+        }
+        synchronized (this) {
+            route(core.recover(state));
+        }
     }
 
     void start() {
@@ -60,6 +85,11 @@ public final class TotalOrderManager {
 
     void stop() {
         ticker.shutdownNow();
+        if (journal != null) {
+            synchronized (this) {
+                journal.close();
+            }
+        }
     }
 
     void onRequest(Request r) {
@@ -102,8 +132,23 @@ public final class TotalOrderManager {
         }
     }
 
-    /** Under the lock: carries the outputs out in order (each only enqueues). */
+    /**
+     * Under the lock: carries the outputs out in order (each only enqueues). What the core asks to persist is
+     * written and forced to the data directory first, so it is on disk before any message it justifies leaves.
+     */
     private void route(List<Output> outputs) {
+        if (journal != null) {
+            boolean any = false;
+            for (Output o : outputs) {
+                if (o instanceof Output.Persist p) {
+                    journal.append(p.record(), proofSignatures.apply(p.record()));
+                    any = true;
+                }
+            }
+            if (any) {
+                journal.sync();
+            }
+        }
         for (Output o : outputs) {
             if (o instanceof Output.Send s) {
                 if (s.to() instanceof Destination.Client && s.message() instanceof Reply r) {

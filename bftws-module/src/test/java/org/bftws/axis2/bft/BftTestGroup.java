@@ -44,6 +44,8 @@ final class BftTestGroup implements AutoCloseable {
     private final Path dir;
     private final Path replicasXml;
     final NodeServer[] nodes = new NodeServer[4];
+    private final int[] ports = new int[4];
+    private final Path[] axis2 = new Path[4];
     private final List<ConfigurationContext> clients = new ArrayList<>();
 
     private BftTestGroup(Path dir, Path replicasXml) {
@@ -58,11 +60,16 @@ final class BftTestGroup implements AutoCloseable {
 
     /** As {@link #start(Path, String, String)}, with replica {@code byzantine} answering wrong replies (or -1). */
     static BftTestGroup start(Path dir, String profile, String protocol, int byzantine) throws Exception {
+        return start(dir, profile, protocol, byzantine, false);
+    }
+
+    /** ... and, when {@code durable}, a data directory for every replica (replicas.xml's dataDirectory). */
+    static BftTestGroup start(Path dir, String profile, String protocol, int byzantine, boolean durable) throws Exception {
         int[] ports = new int[4];
         for (int i = 0; i < 4; i++) {
             ports[i] = NodeServer.freePort();
         }
-        Path xml = writeReplicasXml(dir, profile, protocol, ports);
+        Path xml = writeReplicasXml(dir, profile, protocol, ports, durable);
         if (!"none".equals(profile)) {
             new KeyGenerator(ReplicasConfigReader.read(xml, KeyFileCheck.none()), false).run();
         }
@@ -75,15 +82,12 @@ final class BftTestGroup implements AutoCloseable {
                             "<phase name=\"OperationOutPhase\"><handler name=\"WrongReplies\" class=\""
                                     + WrongRepliesHandler.class.getName() + "\"/></phase>"));
                 }
+                g.ports[i] = ports[i];
+                g.axis2[i] = axis2;
                 g.nodes[i] = NodeServer.start(repository(dir.resolve("replica" + i)), axis2, ports[i]);
             }
             for (int i = 0; i < 4; i++) {
-                for (int t = 0; t < 500 && g.node(i).replica() == null; t++) {
-                    Thread.sleep(20);
-                }
-                if (g.node(i).replica() == null) {
-                    throw new IllegalStateException("replica" + i + " did not start its replica role");
-                }
+                g.awaitReplica(i);
             }
         } catch (Exception e) {
             g.close();
@@ -98,10 +102,21 @@ final class BftTestGroup implements AutoCloseable {
                 + viewChangeTimeout + "\" retransmissionInterval=\"200ms\" maxRetransmissions=\"8\" clientTimeout=\"3s\"/>";
     }
 
-    private static Path writeReplicasXml(Path dir, String profile, String protocol, int[] ports) throws IOException {
+    private void awaitReplica(int i) throws InterruptedException {
+        for (int t = 0; t < 500 && node(i).replica() == null; t++) {
+            Thread.sleep(20);
+        }
+        if (node(i).replica() == null) {
+            throw new IllegalStateException("replica" + i + " did not start its replica role");
+        }
+    }
+
+    private static Path writeReplicasXml(Path dir, String profile, String protocol, int[] ports, boolean durable)
+            throws IOException {
         StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
-                + "<group service=\"EchoService\" endpoint=\"" + GROUP_ENDPOINT + "\" f=\"1\" configuration=\"I\">\n"
+                + "<group service=\"EchoService\" endpoint=\"" + GROUP_ENDPOINT + "\" f=\"1\" configuration=\"I\""
+                + (durable ? " dataDirectory=\"data\"" : "") + ">\n"
                 + "<security profile=\"" + profile + "\" timestampTtl=\"5m\" clockSkew=\"1m\"/>\n" + protocol + "\n");
         for (int i = 0; i < 4; i++) {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
@@ -192,6 +207,12 @@ final class BftTestGroup implements AutoCloseable {
         }
         OMElement state = echo.get_state(F.createOMElement("get_state", E)).getFirstElement();
         return state.getAttributeValue(new QName("digest")) + "/" + state.getAttributeValue(new QName("count"));
+    }
+
+    /** Starts replica {@code i} again on its port, with its repository and (if any) its data directory. */
+    void restart(int i) throws Exception {
+        nodes[i] = NodeServer.start(dir.resolve("replica" + i), axis2[i], ports[i]);
+        awaitReplica(i);
     }
 
     /** Stops replica {@code i} (a crash, as far as the others can tell). */
