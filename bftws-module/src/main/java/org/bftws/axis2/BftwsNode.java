@@ -5,6 +5,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.client.MulticastSender;
+import org.bftws.axis2.client.ReplyVoting;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.rm.Backoff;
 
@@ -22,6 +23,7 @@ public final class BftwsNode {
     private final ScheduledExecutorService timer;
     private final RmDestination destination;
     private final RmSource source;
+    private final ReplyVoting voting;
 
     BftwsNode(ConfigurationContext configuration, NodeSettings settings) {
         this.settings = settings;
@@ -34,6 +36,8 @@ public final class BftwsNode {
         MulticastSender sender = new MulticastSender(counters,
                 Backoff.of(settings.retransmission(), settings.maxRetransmissions()),
                 settings.attemptTimeout().toMillis());
+        this.voting = new ReplyVoting(settings.replicas());
+        sender.setCollectors(voting::collectorFor);
         this.source = new RmSource(configuration, settings.replicas(), sender, settings.attemptTimeout().toMillis()
                 * (settings.maxRetransmissions() + 2L));
     }
@@ -61,6 +65,11 @@ public final class BftwsNode {
 
     public RmSource source() {
         return source;
+    }
+
+    /** The client role's reply voting: views learned from groups, counters of decided and dropped replies. */
+    public ReplyVoting voting() {
+        return voting;
     }
 
     void stop() throws InterruptedException {
