@@ -125,20 +125,27 @@ public final class VotingReplyCollector implements ReplyCollector {
         List<String> agreeing = new ArrayList<>();
         for (Counted c : counted) {
             if (c.result().equals(winner)) {
-                agreeing.add(authenticator.directory().name(authenticator.nodeAt(c.reply().node())));
+                agreeing.add(nameOf(c.reply().node()));
                 if (decided == null) {
                     // the status follows what the content says, whatever HTTP status the replica chose
                     decided = new NodeReply(c.reply().node(), c.fault() ? 500 : 200, c.reply().contentType(),
                             c.reply().body());
                 }
-            } else {
+            }
+        }
+        for (Counted c : counted) {
+            if (!c.result().equals(winner)) {
                 counters.dissenting.incrementAndGet();
-                LOG.warn("{} answered {} differently from the {} replicas that agreed: {}", c.reply().node(), request,
-                        agreeing.size(), ReplyContent.summary(c.reply()));
+                LOG.warn("{} ({}) answered {} differently from {}, who agreed: {}", nameOf(c.reply().node()),
+                        c.reply().node(), request, agreeing, ReplyContent.summary(c.reply()));
             }
         }
         counters.decided.incrementAndGet();
         onDecision.accept(new Decision(outcome.view(), List.copyOf(agreeing)));
+    }
+
+    private String nameOf(URI node) {
+        return authenticator.directory().name(authenticator.nodeAt(node));
     }
 
     private synchronized void drop(URI node, String why) {
@@ -185,7 +192,7 @@ public final class VotingReplyCollector implements ReplyCollector {
         StringBuilder why = new StringBuilder(inconclusive ? "inconclusive: " : "undecided: ").append("policy ")
                 .append(policy).append(" needs ").append(threshold).append(" identical replies from distinct replicas;");
         for (Map.Entry<URI, String> e : status.entrySet()) {
-            why.append(' ').append(authenticator.directory().name(authenticator.nodeAt(e.getKey()))).append(" (")
+            why.append(' ').append(nameOf(e.getKey())).append(" (")
                     .append(e.getKey()).append("): ").append(e.getValue());
             counted.stream().filter(c -> c.reply().node().equals(e.getKey())).findFirst()
                     .ifPresent(c -> why.append(" ").append(ReplyContent.summary(c.reply())));
