@@ -48,8 +48,8 @@ class ReplicatedEchoFigures {
                 long[] sorted = nanos.clone();
                 Arrays.sort(sorted);
                 long total = Arrays.stream(nanos).sum();
-                System.out.printf("echo through the Voter, 4 replicas in one JVM, profile %s, 1 client thread, 10 items:"
-                                + " %.0f req/s, mean %.3f ms, p50 %.3f ms, p99 %.3f ms (%d samples)%n", profile,
+                System.out.printf("echo through the Voter, 4 replicas in one JVM, profile %s, 1 client thread,"
+                                + " 10 items: %.0f req/s, mean %.3f ms, p50 %.3f ms, p99 %.3f ms (%d samples)%n", profile,
                         SAMPLES / (total / 1e9), total / 1e6 / SAMPLES, sorted[SAMPLES / 2] / 1e6,
                         sorted[SAMPLES * 99 / 100] / 1e6, SAMPLES);
             }

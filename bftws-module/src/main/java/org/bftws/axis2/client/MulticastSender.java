@@ -54,6 +54,9 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     public static final String SEQUENCE = "bftws.outSequence";
     public static final String MESSAGE_NUMBER = "bftws.messageNumber";
 
+    /** How long stop() lets transmissions in flight finish before it interrupts them. */
+    static final long DRAIN_MILLIS = 2_000;
+
     private final TransportOutDescription description = new TransportOutDescription("bftws-multicast");
     private final PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
     private final ExecutorService nodes = Executors.newCachedThreadPool(r -> {
@@ -206,7 +209,17 @@ public final class MulticastSender extends AbstractHandler implements TransportS
 
     @Override
     public void stop() {
-        nodes.shutdownNow();
+        // Let messages in flight reach the replicas that have not answered yet (a vote needs only f+1, so the last
+        // replicas' copy of, say, a TerminateSequence is usually still on its way), but only briefly.
+        nodes.shutdown();
+        try {
+            if (!nodes.awaitTermination(DRAIN_MILLIS, TimeUnit.MILLISECONDS)) {
+                nodes.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            nodes.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         try {
             http.close();
         } catch (java.io.IOException ignored) {

@@ -105,6 +105,10 @@ public final class VotingReplyCollector implements ReplyCollector {
             counters.late.incrementAndGet();
             return;
         }
+        boolean seen = counted.stream().anyMatch(c -> c.reply().node().equals(reply.node()));
+        if (seen || uncounted.contains(reply.node())) {
+            return; // a node's first final reply is its answer; the Voter would ignore a second one too
+        }
         Voter.Outcome outcome = voter.add(new Reply(request, content.view(), content.canonical(), node));
         Digest result = Digest.of(content.canonical());
         counted.add(new Counted(reply, result, content.fault()));
@@ -128,8 +132,8 @@ public final class VotingReplyCollector implements ReplyCollector {
                 agreeing.add(nameOf(c.reply().node()));
                 if (decided == null) {
                     // the status follows what the content says, whatever HTTP status the replica chose
-                    decided = new NodeReply(c.reply().node(), c.fault() ? 500 : 200, c.reply().contentType(),
-                            c.reply().body());
+                    int status = c.reply().isEmpty() ? c.reply().status() : c.fault() ? 500 : 200;
+                    decided = new NodeReply(c.reply().node(), status, c.reply().contentType(), c.reply().body());
                 }
             }
         }
@@ -190,7 +194,8 @@ public final class VotingReplyCollector implements ReplyCollector {
     @Override
     public synchronized String whyUndecided() {
         StringBuilder why = new StringBuilder(inconclusive ? "inconclusive: " : "undecided: ").append("policy ")
-                .append(policy).append(" needs ").append(threshold).append(" identical replies from distinct replicas;");
+                .append(policy).append(" needs ").append(threshold)
+                .append(" identical replies from distinct replicas;");
         for (Map.Entry<URI, String> e : status.entrySet()) {
             why.append(' ').append(nameOf(e.getKey())).append(" (")
                     .append(e.getKey()).append("): ").append(e.getValue());

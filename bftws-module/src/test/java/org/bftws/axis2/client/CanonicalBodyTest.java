@@ -41,7 +41,8 @@ class CanonicalBodyTest {
 
     @Test
     void aBodyNestedBeyondTheBoundIsRefusedInsteadOfExhaustingTheStack() {
-        String deep = "<d xmlns=\"urn:x\">".repeat(CanonicalBody.MAX_DEPTH + 2) + "</d>".repeat(CanonicalBody.MAX_DEPTH + 2);
+        int depth = CanonicalBody.MAX_DEPTH + 2;
+        String deep = "<d xmlns=\"urn:x\">".repeat(depth) + "</d>".repeat(depth);
         assertThrows(IllegalArgumentException.class, () -> canonical("s", "", deep));
     }
 }

@@ -155,12 +155,13 @@ class VotingReplyCollectorTest {
     @Test
     void repliesThatDifferOnlyInPrefixesNamespaceDeclarationsAttributeOrderCommentsAndIndentationMatch()
             throws Exception {
+        String xsi = "http://www.w3.org/2001/XMLSchema-instance";
+        String xsd = "http://www.w3.org/2001/XMLSchema";
         String plain = "<e:r xmlns:e=\"urn:echo\" xmlns:x=\"urn:unused\" a=\"1\" b=\"2\"><e:item>x y</e:item>"
-                + "<e:n xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\""
-                + " xsi:type=\"xs:int\">5</e:n></e:r>";
-        String rewritten = "<r xmlns=\"urn:echo\" b=\"2\" a=\"1\">\n  <!-- indented -->\n  <item>x <![CDATA[y]]></item>\n"
-                + "  <n xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns:s=\"http://www.w3.org/2001/XMLSchema\""
-                + " i:type=\"s:int\">5</n>\n</r>";
+                + "<e:n xmlns:xsi=\"" + xsi + "\" xmlns:xs=\"" + xsd + "\" xsi:type=\"xs:int\">5</e:n></e:r>";
+        String rewritten = "<r xmlns=\"urn:echo\" b=\"2\" a=\"1\">\n  <!-- indented -->\n"
+                + "  <item>x <![CDATA[y]]></item>\n"
+                + "  <n xmlns:i=\"" + xsi + "\" xmlns:s=\"" + xsd + "\" i:type=\"s:int\">5</n>\n</r>";
         VotingReplyCollector c = collector(ReplyPolicy.WEAK_QUORUM);
         c.offer(replies.from(0, plain));
         c.offer(replies.from(1, rewritten));
@@ -218,7 +219,8 @@ class VotingReplyCollectorTest {
     @Test
     void aReplyThatIsNotSoapIsDroppedAndCountedWithItsReason() throws Exception {
         VotingReplyCollector c = collector(ReplyPolicy.WEAK_QUORUM);
-        c.offer(new NodeReply(replies.endpoint(0), 200, SignedReplies.TEXT_XML, "<oops".getBytes(StandardCharsets.UTF_8)));
+        c.offer(new NodeReply(replies.endpoint(0), 200, SignedReplies.TEXT_XML,
+                "<oops".getBytes(StandardCharsets.UTF_8)));
         c.offer(new NodeReply(replies.endpoint(1), 200, "text/html", "<html/>".getBytes(StandardCharsets.UTF_8)));
         assertEquals(2, counters.dropped.get());
         assertTrue(c.whyUndecided().contains("not a SOAP envelope") && c.whyUndecided().contains("text/html"),
