@@ -12,6 +12,7 @@ import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.client.BftwsConfigurator;
 import org.bftws.axis2.client.ReplyVoting;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.axis2.client.VotingCounters;
@@ -43,13 +44,11 @@ public final class BftClient implements AutoCloseable {
     BftClient(ConfigurationContext context, ReplyPolicy defaultPolicy, Map<String, ReplyPolicy> policies)
             throws AxisFault {
         this.context = context;
-        try {
-            this.node = BftwsNode.of(context);
-        } catch (IllegalStateException e) {
-            // Axis2 drops a module whose init failed and only logs it; say what happened instead
-            throw new AxisFault("bftws: the bftws module did not start in this Axis2 configuration (see the log for"
-                    + " its init error, e.g. an invalid replicas.xml)", e);
+        String problem = BftwsConfigurator.startupProblem(context.getAxisConfiguration());
+        if (problem != null) {
+            throw new AxisFault("bftws: the bftws module did not start: " + problem);
         }
+        this.node = BftwsNode.of(context);
         this.defaultPolicy = defaultPolicy;
         this.policies = Map.copyOf(policies);
         this.callers = new CallerClients(context);

@@ -129,6 +129,13 @@ class BftClientTest {
     }
 
     @Test
+    void anInvalidReplicasFileStopsTheBuildWithTheReadersMessage() throws Exception {
+        Path conf = EchoNodes.groupConfig(dir, "none", 9001, 9002, 9003); // f=1 needs four agreement nodes
+        AxisFault e = assertThrows(AxisFault.class, () -> BftClient.builder().replicas(conf).build());
+        assertTrue(e.getMessage().contains("did not start") && e.getMessage().contains("3f+1 = 4"), e.getMessage());
+    }
+
+    @Test
     void anEndpointThatIsNoUrlIsRefusedWithAClearError() throws Exception {
         try (BftClient client = BftClient.builder().build()) {
             AxisFault e = assertThrows(AxisFault.class, () -> client.call("echo service", ECHO, EchoNodes.echo()));

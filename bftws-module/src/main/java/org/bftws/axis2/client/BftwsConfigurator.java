@@ -74,4 +74,27 @@ public final class BftwsConfigurator extends FileSystemConfigurator {
         }
         return configuration;
     }
+
+    /** Runs after the modules' init: a bftws module that failed there is reported, not silently dropped. */
+    @Override
+    public void engageGlobalModules() throws AxisFault {
+        String problem = startupProblem(axisConfig);
+        if (problem != null) {
+            throw new AxisFault("bftws: the bftws module did not start: " + problem);
+        }
+        super.engageGlobalModules();
+    }
+
+    /**
+     * Why the bftws module failed to initialise in {@code configuration}, or null. Axis2 removes a module whose init
+     * threw, logs the error at INFO and carries on, so without this check the engine would run without it.
+     */
+    public static String startupProblem(AxisConfiguration configuration) {
+        for (Map.Entry<String, String> faulty : configuration.getFaultyModules().entrySet()) {
+            if (faulty.getKey().contains(MODULE)) {
+                return faulty.getValue();
+            }
+        }
+        return null;
+    }
 }
