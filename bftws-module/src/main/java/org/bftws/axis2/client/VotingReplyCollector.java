@@ -89,11 +89,12 @@ public final class VotingReplyCollector implements ReplyCollector {
             content = ReplyContent.read(reply);
             node = authenticator.authenticate(reply);
         } catch (SecurityRefusal refusal) {
-            counters.refusals().refused(refusal, "reply to " + request + " from " + reply.node());
+            counters.refusals().refused(refusal, "reply to " + request + " from " + reply.node()); // logs it
             drop(reply.node(), refusal.getMessage());
             return;
         } catch (RuntimeException e) {
             // not a SOAP reply, or the truststore cannot be read: this reply cannot count either way
+            LOG.warn("reply to {} from {} dropped: {}", request, reply.node(), e.getMessage());
             drop(reply.node(), "not counted: " + e.getMessage());
             return;
         }
@@ -155,7 +156,6 @@ public final class VotingReplyCollector implements ReplyCollector {
     private synchronized void drop(URI node, String why) {
         counters.dropped.incrementAndGet();
         status.put(node, "dropped: " + why);
-        LOG.warn("reply to {} from {} dropped: {}", request, node, why);
         finished(node);
     }
 
