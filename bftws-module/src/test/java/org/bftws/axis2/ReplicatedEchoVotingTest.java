@@ -85,6 +85,31 @@ class ReplicatedEchoVotingTest {
     }
 
     @Test
+    void aServiceClientThatEngagesTheModulesItselfVotesLikeOneWhoseAxis2XmlEngagesThem() throws Exception {
+        int[] p = ports(4);
+        try (EchoReplicas group = new EchoReplicas(dir, "none", "clientTimeout=\"5s\"",
+                List.of(EchoReplicas.endpoint(p[0]), EchoReplicas.endpoint(p[1]), EchoReplicas.endpoint(p[2]),
+                        EchoReplicas.endpoint(p[3])))) {
+            for (int i = 0; i < 4; i++) {
+                group.startNode(i, p[i], null);
+            }
+            // an axis2.xml that engages no module: the application engages them on its ServiceClient only
+            ConfigurationContext ctx = org.bftws.axis2.client.BftwsConfigurator.context(
+                    TestNodes.repository(dir.resolve("own-client"), false), TestNodes.PLAIN_AXIS2_XML,
+                    group.replicasXml, "client1");
+            try {
+                ServiceClient client = TestNodes.serviceClient(ctx, EchoReplicas.GROUP);
+                client.engageModule("addressing");
+                client.engageModule("bftws");
+                assertEquals(List.of("own"), items(TestNodes.call(client, TestNodes.echo("own"))));
+                assertEquals(2, BftwsNode.of(ctx).voting().counters().decided.get(), "CreateSequence and the echo");
+            } finally {
+                ctx.terminate();
+            }
+        }
+    }
+
+    @Test
     void aSilentReplicaGetsNoRetransmissionsOnceTheVoteIsSettled() throws Exception {
         int[] p = ports(3);
         try (SilentNode silent = new SilentNode();
