@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.bft.BftReplica;
 import org.bftws.axis2.client.MulticastSender;
+import org.bftws.axis2.client.ReplyVoting;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.rm.Backoff;
 
@@ -25,6 +26,7 @@ public final class BftwsNode {
     private final RmSource source;
     private final ConfigurationContext configuration;
     private volatile BftReplica replica;
+    private final ReplyVoting voting;
 
     BftwsNode(ConfigurationContext configuration, NodeSettings settings) {
         this.configuration = configuration;
@@ -38,6 +40,8 @@ public final class BftwsNode {
         MulticastSender sender = new MulticastSender(counters,
                 Backoff.of(settings.retransmission(), settings.maxRetransmissions()),
                 settings.attemptTimeout().toMillis());
+        this.voting = new ReplyVoting(settings.replicas());
+        sender.setCollectors(voting::collectorFor);
         this.source = new RmSource(configuration, settings.replicas(), sender, settings.attemptTimeout().toMillis()
                 * (settings.maxRetransmissions() + 2L));
     }
@@ -76,7 +80,7 @@ public final class BftwsNode {
             BftReplica r = BftReplica.create(configuration, settings.replicas(), party, destination.pending(),
                     destination.replies(), destination.sequences(), source);
             if (r != null) {
-                destination.useTotalOrder(r.service(), r.invoker());
+                destination.useTotalOrder(r.service(), r.invoker(), r.group().protocol().clientTimeout());
                 r.start();
                 replica = r;
             }
@@ -115,6 +119,11 @@ public final class BftwsNode {
     /** This node's replica role, or null when it serves plain WS-RM. */
     public BftReplica replica() {
         return replica;
+    }
+
+    /** The client role's reply voting: views learned from groups, counters of decided and dropped replies. */
+    public ReplyVoting voting() {
+        return voting;
     }
 
     void stop() throws InterruptedException {

@@ -70,7 +70,11 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         } catch (CreateSequenceRefused e) {
             throw RmFault.createSequenceRefused(e.getMessage());
         }
-        node.counters().sequencesCreated.incrementAndGet();
+        if (org.bftws.axis2.bft.ControlService.NAME.equals(service)) {
+            node.counters().controlSequencesCreated.incrementAndGet();
+        } else {
+            node.counters().sequencesCreated.incrementAndGet();
+        }
         out.getEnvelope().getBody().addChild(RmBodies.createSequenceResponse(seq.id(), seq.offeredId() != null));
         out.setWSAAction(Wsrm.CREATE_SEQUENCE_RESPONSE);
     }

@@ -7,7 +7,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * counted here as well as logged.
  */
 public final class RmCounters {
+    /** Sequences of application services (PBFT traffic between replicas is counted apart). */
     public final AtomicLong sequencesCreated = new AtomicLong();
+    /** Sequences other replicas opened to this replica's control service. */
+    public final AtomicLong controlSequencesCreated = new AtomicLong();
     public final AtomicLong sequencesTerminated = new AtomicLong();
     public final AtomicLong accepted = new AtomicLong();
     public final AtomicLong duplicatesAnsweredFromCache = new AtomicLong();
@@ -18,7 +21,8 @@ public final class RmCounters {
 
     @Override
     public String toString() {
-        return "created=" + sequencesCreated + " terminated=" + sequencesTerminated + " accepted=" + accepted
+        return "created=" + sequencesCreated + " controlCreated=" + controlSequencesCreated
+                + " terminated=" + sequencesTerminated + " accepted=" + accepted
                 + " cacheAnswers=" + duplicatesAnsweredFromCache + " joined=" + duplicatesJoinedPending
                 + " refused=" + refused + " holdTimeouts=" + holdTimeouts + " retransmissions=" + retransmissions;
     }

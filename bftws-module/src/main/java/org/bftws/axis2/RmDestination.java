@@ -39,6 +39,8 @@ public final class RmDestination {
     /** BFT mode: requests to the replicated service go to PBFT's total order instead of per-sequence order. */
     private volatile TotalOrderInvoker totalOrder;
     private volatile String replicatedService;
+    /** How long a replica holds an exchange for the replicated service: no longer than the client waits for it. */
+    private volatile java.time.Duration replicatedHoldTimeout;
 
     RmDestination(NodeSettings settings, RmCounters counters, ScheduledExecutorService timer) {
         this.settings = settings;
@@ -86,9 +88,11 @@ public final class RmDestination {
      * BFT mode: requests to {@code service} are ordered by PBFT through {@code invoker} (the paper's Total Order
      * Invoker) instead of being delivered in per-sequence order.
      */
-    public void useTotalOrder(String service, TotalOrderInvoker invoker) {
+    public void useTotalOrder(String service, TotalOrderInvoker invoker, java.time.Duration clientTimeout) {
         this.replicatedService = service;
         this.totalOrder = invoker;
+        this.replicatedHoldTimeout = clientTimeout.compareTo(settings.holdTimeout()) < 0 ? clientTimeout
+                : settings.holdTimeout();
     }
 
     /** The Total Order Invoker if requests to {@code service} are totally ordered, else null. */
@@ -185,16 +189,19 @@ public final class RmDestination {
     }
 
     private void holdWithTimeout(PendingRequest r, HttpExchange x) {
+        InboundSequence seq = sequences.find(r.sequenceId()).orElse(null);
+        java.time.Duration hold = seq != null && totalOrderFor(seq.service()) != null ? replicatedHoldTimeout
+                : settings.holdTimeout();
         timer.schedule(() -> {
             if (!x.isAnswered()) {
                 r.removeExchange(x);
                 counters.holdTimeouts.incrementAndGet();
                 LOG.info("{} not delivered within {}; answering its exchange with a fault", r, settings.holdTimeout());
                 x.answer(FaultEnvelopes.serialise(r.message(), RmFault.notYetAvailable(r + " was not delivered within "
-                        + settings.holdTimeout().toMillis() + " ms (an earlier message of its sequence is missing); "
-                        + "retransmit it: once delivered it is answered from the reply cache")));
+                        + hold.toMillis() + " ms (it is still being ordered, or an earlier message of its sequence is "
+                        + "missing); retransmit it: once delivered it is answered from the reply cache")));
             }
-        }, settings.holdTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        }, hold.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private synchronized void startWorker() {

@@ -14,12 +14,16 @@ import org.w3c.dom.Node;
  * elements, which defeats signature wrapping (a signed copy moved elsewhere while a forged element takes its place).
  */
 public final class ProtectedParts {
-    /** WS-Addressing 1.0 and the 2004/08 submission, WS-RM 1.1 and 1.0. */
+    /**
+     * WS-Addressing 1.0 and the 2004/08 submission, WS-RM 1.1 and 1.0, and BFT-WS's own headers ({@code urn:bftws:1},
+     * e.g. the {@code bftws:View} a replica states on its reply, which clients learn the current view from).
+     */
     public static final Set<String> DEFAULT_HEADER_NAMESPACES = Set.of(
             "http://www.w3.org/2005/08/addressing",
             "http://schemas.xmlsoap.org/ws/2004/08/addressing",
             "http://docs.oasis-open.org/ws-rx/wsrm/200702",
-            "http://schemas.xmlsoap.org/ws/2005/02/rm");
+            "http://schemas.xmlsoap.org/ws/2005/02/rm",
+            "urn:bftws:1");
 
     private final Set<String> headerNamespaces;
 

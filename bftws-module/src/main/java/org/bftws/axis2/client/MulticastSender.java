@@ -35,7 +35,16 @@ import org.bftws.rm.OutboundSequence;
  * node of the target over pooled keep-alive connections, keeps retransmitting to each node until it acknowledged
  * the message with a final reply or the limit is hit, and hands the decided reply to Axis2 exactly as the HTTP
  * sender hands over its response (TRANSPORT_IN stream, content type on the In message context), so
- * {@code ServiceClient.sendReceive} returns it. Which reply is decided is up to a {@link ReplyCollector}.
+ * {@code ServiceClient.sendReceive} returns it. Which reply is decided is up to a {@link ReplyCollector}: the module
+ * installs {@link ReplyVoting}, which votes on the replies of a group's replicas.
+ *
+ * <p>Timeouts (docs/client.md): one attempt to a node waits at most the group's {@code clientTimeout}
+ * (replicas.xml {@code protocol}; the module's {@code attemptTimeoutMillis} for a direct endpoint) for the node's
+ * answer, since a replica holds the exchange until the request has executed; a node that has not answered by then,
+ * or answered "retry later", gets the message again after the backoff, each node on its own, so every replica without
+ * a final reply is retransmitted to. Once the vote of a BFT group is settled, nodes still silent get no further
+ * retransmissions: replicas that missed the request obtain it from their peers. The call fails when no reply can be
+ * decided any more (every node answered or gave up, or the total of all attempts and backoffs ran out).
  */
 public final class MulticastSender extends AbstractHandler implements TransportSender {
 
@@ -44,6 +53,9 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     /** Message context properties: the sequence and message number of an application message. */
     public static final String SEQUENCE = "bftws.outSequence";
     public static final String MESSAGE_NUMBER = "bftws.messageNumber";
+
+    /** How long stop() lets transmissions in flight finish before it interrupts them. */
+    static final long DRAIN_MILLIS = 2_000;
 
     private final TransportOutDescription description = new TransportOutDescription("bftws-multicast");
     private final PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
@@ -80,9 +92,13 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         this.collectors = factory;
     }
 
+    /** Without an installed collector factory only one node can be served: nothing decides among several. */
     static ReplyCollector defaultCollector(Target target, MessageContext mc) {
-        return target.repliesNeeded() == 1 && target.destinations().size() == 1 ? new FirstReply()
-                : new MatchingReplies(target.repliesNeeded(), target.destinations().size());
+        if (target.destinations().size() != 1) {
+            throw new IllegalStateException("no reply voting is installed to decide among the "
+                    + target.destinations().size() + " nodes of " + target.address());
+        }
+        return new FirstReply();
     }
 
     @Override
@@ -92,24 +108,34 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             throw new AxisFault("bftws: MulticastSender selected for a message without a resolved target");
         }
         Transmission.Message message = serialise(mc);
-        ReplyCollector collector = collectors.apply(target, mc);
+        ReplyCollector collector;
+        try {
+            collector = collectors.apply(target, mc);
+        } catch (RuntimeException e) {
+            throw new AxisFault("bftws: cannot decide replies from " + target.address() + ": " + e.getMessage(), e);
+        }
         Backoff backoff = backoffFor(target);
+        long attemptMillis = attemptTimeoutFor(target);
+        // a BFT group's vote, once settled, needs no more retransmissions (WS-RM-only nodes deliver in order, and a
+        // node missing a message would hold back every later one, so they keep getting it)
+        boolean stopWhenSettled = target.group() != null && !target.group().wsrmOnly();
+        Transmission.Schedule schedule = new Transmission.Schedule(backoff, attemptMillis, stopWhenSettled);
         if (target.destinations().size() == 1) {
-            new Transmission(http, target.destinations().get(0), message, backoff, collector, counters).run();
+            new Transmission(http, target.destinations().get(0), message, schedule, collector, counters).run();
         } else {
             for (URI node : target.destinations()) {
-                nodes.execute(new Transmission(http, node, message, backoff, collector, counters));
+                nodes.execute(new Transmission(http, node, message, schedule, collector, counters));
             }
         }
         NodeReply reply;
         try {
-            reply = collector.await(totalWaitMillis(backoff), TimeUnit.MILLISECONDS);
+            reply = collector.await(totalWaitMillis(backoff, attemptMillis), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AxisFault("bftws: interrupted while waiting for the reply from " + target.address());
         }
         if (reply == null) {
-            throw new AxisFault("bftws: no reply from " + target.address() + " " + target.destinations() + ": "
+            throw new AxisFault("bftws: no reply decided for the request to " + target.address() + ": "
                     + collector.whyUndecided());
         }
         handOver(mc, reply);
@@ -124,12 +150,18 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         return Backoff.of(p.retransmissionInterval(), p.maxRetransmissions());
     }
 
-    private long totalWaitMillis(Backoff backoff) {
+    /** A group's clientTimeout: how long its client waits for a replica's answer before sending again. */
+    private long attemptTimeoutFor(Target target) {
+        return target.group() == null ? attemptTimeoutMillis : target.group().protocol().clientTimeout().toMillis();
+    }
+
+    /** Every attempt and backoff of a node's full schedule, plus a second: a node that used it all has given up. */
+    private static long totalWaitMillis(Backoff backoff, long attemptMillis) {
         long total = 0;
         for (int k = 1; k <= backoff.maxRetransmissions(); k++) {
-            total += backoff.delayBefore(k).toMillis() + attemptTimeoutMillis;
+            total += backoff.delayBefore(k).toMillis() + attemptMillis;
         }
-        return total + attemptTimeoutMillis + 1_000;
+        return total + attemptMillis + 1_000;
     }
 
     private static Transmission.Message serialise(MessageContext mc) throws AxisFault {
@@ -177,7 +209,17 @@ public final class MulticastSender extends AbstractHandler implements TransportS
 
     @Override
     public void stop() {
-        nodes.shutdownNow();
+        // Let messages in flight reach the replicas that have not answered yet (a vote needs only f+1, so the last
+        // replicas' copy of, say, a TerminateSequence is usually still on its way), but only briefly.
+        nodes.shutdown();
+        try {
+            if (!nodes.awaitTermination(DRAIN_MILLIS, TimeUnit.MILLISECONDS)) {
+                nodes.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            nodes.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         try {
             http.close();
         } catch (java.io.IOException ignored) {

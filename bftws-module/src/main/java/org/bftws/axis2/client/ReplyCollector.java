@@ -3,9 +3,10 @@ package org.bftws.axis2.client;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Decides which of the nodes' replies to one request the application gets. WS-RM-only mode takes the single node's
- * reply ({@link FirstReply}); BFT mode needs f+1 identical replies from distinct replicas ({@link MatchingReplies},
- * which the client Voter may replace). Thread-safe: one transmission thread per node offers replies.
+ * Decides which of the nodes' replies to one request the application gets. A direct (non-replicated) endpoint takes
+ * the single node's reply ({@link FirstReply}); a group endpoint votes ({@link VotingReplyCollector}: each reply
+ * authenticated on its own, f+1 identical replies from distinct replicas by default). Thread-safe: one transmission
+ * thread per node offers replies.
  */
 public interface ReplyCollector {
 
@@ -17,6 +18,14 @@ public interface ReplyCollector {
 
     /** Blocks until a reply is decided, or every node answered or failed, or the timeout; null when undecided. */
     NodeReply await(long timeout, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * True once the outcome is known (a reply decided, or none can be any more): further retransmissions to nodes
+     * that have not answered cannot change it. Collectors that never settle early keep the default.
+     */
+    default boolean settled() {
+        return false;
+    }
 
     /** Why no reply was decided, for the client's error message. */
     String whyUndecided();

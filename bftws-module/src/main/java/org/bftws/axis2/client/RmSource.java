@@ -96,6 +96,13 @@ public final class RmSource {
     private OMElement call(String address, String action, OMElement body) throws AxisFault {
         ServiceClient client = new ServiceClient(configuration, null);
         try {
+            // the application may have engaged the modules on its own ServiceClient only (not in axis2.xml): the
+            // protocol messages need the same out-flow (OutHandler, MulticastSender, signing)
+            for (String module : new String[] {"addressing", BftwsConfigurator.MODULE}) {
+                if (!client.getAxisService().isEngaged(module)) {
+                    client.engageModule(module);
+                }
+            }
             Options options = new Options();
             options.setTo(new EndpointReference(address));
             options.setAction(action);

@@ -1,9 +1,11 @@
 package org.bftws.axis2.client;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 
 import org.apache.http.HttpEntity;
+import org.apache.http.client.config.RequestConfig;
 import org.apache.http.client.methods.CloseableHttpResponse;
 import org.apache.http.client.methods.HttpPost;
 import org.apache.http.entity.ByteArrayEntity;
@@ -19,29 +21,51 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends one serialised message to one node until that node acknowledged it with a final reply, retransmitting with
- * exponential backoff after a lost exchange (connection failure, timeout, 5xx other than a SOAP fault) or a WS-RM
- * "not yet" fault, and giving up after the limit. The final reply goes to the {@link ReplyCollector}.
+ * exponential backoff after a lost exchange (connection failure, no answer within the attempt timeout, 5xx other than
+ * a SOAP fault) or a WS-RM "not yet" fault, and giving up after the limit, or as soon as the collector has settled
+ * when the schedule says so. The final reply goes to the {@link ReplyCollector}.
  */
 final class Transmission implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Transmission.class);
+    /** A longer reply is refused rather than read into memory: a faulty node must not exhaust the client's heap. */
+    static final int MAX_REPLY_BYTES = 32 * 1024 * 1024;
 
     /** The message as serialised once for every node. */
     record Message(byte[] body, String contentType, String soapAction, OutboundSequence sequence, long number) {
     }
 
+    /**
+     * @param attemptMillis   how long one attempt waits for the node's answer before it counts as lost
+     * @param stopWhenSettled no retransmission once the collector has settled (BFT groups)
+     */
+    record Schedule(Backoff backoff, long attemptMillis, boolean stopWhenSettled) {
+    }
+
+    /** The node's answer exceeds {@link #MAX_REPLY_BYTES}; final, sending again would not make it shorter. */
+    private static final class OversizedReply extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        OversizedReply(long length) {
+            super("reply of " + (length < 0 ? "more than " + MAX_REPLY_BYTES : Long.toString(length))
+                    + " bytes exceeds the limit of " + MAX_REPLY_BYTES);
+        }
+    }
+
+    private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+
     private final CloseableHttpClient http;
     private final URI node;
     private final Message message;
-    private final Backoff backoff;
+    private final Schedule schedule;
     private final ReplyCollector collector;
     private final RmCounters counters;
 
-    Transmission(CloseableHttpClient http, URI node, Message message, Backoff backoff, ReplyCollector collector,
+    Transmission(CloseableHttpClient http, URI node, Message message, Schedule schedule, ReplyCollector collector,
                  RmCounters counters) {
         this.http = http;
         this.node = node;
         this.message = message;
-        this.backoff = backoff;
+        this.schedule = schedule;
         this.collector = collector;
         this.counters = counters;
     }
@@ -49,8 +73,14 @@ final class Transmission implements Runnable {
     @Override
     public void run() {
         String lastProblem = "not sent";
+        Backoff backoff = schedule.backoff();
         for (int attempt = 0; ; attempt++) {
             if (attempt > 0) {
+                if (schedule.stopWhenSettled() && collector.settled()) {
+                    LOG.debug("{}: decided without {}, no retransmission after: {}", message.number(), node,
+                            lastProblem);
+                    return;
+                }
                 if (!backoff.allows(attempt)) {
                     collector.failed(node, "no final reply after " + (attempt - 1) + " retransmissions; last: "
                             + lastProblem);
@@ -79,6 +109,9 @@ final class Transmission implements Runnable {
                 }
                 collector.offer(reply);
                 return;
+            } catch (OversizedReply e) {
+                collector.failed(node, e.getMessage());
+                return;
             } catch (IOException | RuntimeException e) {
                 lastProblem = e.toString();
                 LOG.debug("attempt {} to {} failed: {}", attempt, node, e.toString());
@@ -88,15 +121,34 @@ final class Transmission implements Runnable {
 
     private NodeReply post() throws IOException {
         HttpPost post = new HttpPost(node);
+        post.setConfig(RequestConfig.custom().setConnectTimeout(CONNECT_TIMEOUT_MILLIS)
+                .setSocketTimeout((int) Math.min(Integer.MAX_VALUE, schedule.attemptMillis())).build());
         post.setEntity(new ByteArrayEntity(message.body(), ContentType.parse(message.contentType())));
         if (message.soapAction() != null) {
             post.setHeader("SOAPAction", message.soapAction());
         }
         try (CloseableHttpResponse response = http.execute(post)) {
             HttpEntity entity = response.getEntity();
-            byte[] body = entity == null ? new byte[0] : EntityUtils.toByteArray(entity);
+            byte[] body = entity == null ? new byte[0] : bounded(entity);
             String type = entity == null || entity.getContentType() == null ? null : entity.getContentType().getValue();
             return new NodeReply(node, response.getStatusLine().getStatusCode(), type, body);
+        }
+    }
+
+    private static byte[] bounded(HttpEntity entity) throws IOException {
+        if (entity.getContentLength() > MAX_REPLY_BYTES) {
+            EntityUtils.consumeQuietly(entity);
+            throw new OversizedReply(entity.getContentLength());
+        }
+        try (InputStream in = entity.getContent()) {
+            if (in == null) {
+                return new byte[0];
+            }
+            byte[] body = in.readNBytes(MAX_REPLY_BYTES + 1);
+            if (body.length > MAX_REPLY_BYTES) {
+                throw new OversizedReply(-1);
+            }
+            return body;
         }
     }
 

@@ -1,0 +1,90 @@
+package org.bftws.axis2.client;
+
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.wss4j.dom.WSConstants;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.KeysConfig;
+import org.bftws.config.NodeConfig;
+import org.bftws.security.AuthenticatedParty;
+import org.bftws.security.DeploymentTrust;
+import org.bftws.security.ProtectedParts;
+import org.bftws.security.RefusalReason;
+import org.bftws.security.SecurityRefusal;
+import org.bftws.security.WsSecurity;
+import org.bftws.wire.NodeDirectory;
+
+/**
+ * Decides which node of a group a reply comes from, each reply on its own (paper 3.3.1.5: the client checks every
+ * replica's reply before it votes). With the {@code wssec} and {@code mac} profiles replies to clients are WS-Security
+ * signed by the replica, so the signer must be the node that owns the endpoint the reply came from: a reply signed by
+ * any other party (another replica, a client), unsigned, stale or tampered with is refused. With {@code none} the
+ * endpoint identifies the node. Verification needs only the deployment's truststore, not this client's keys.
+ * Thread-safe (WsSecurity is).
+ */
+final class ReplyAuthenticator {
+
+    private final GroupConfig group;
+    private final NodeDirectory directory;
+    private final Map<URI, NodeConfig> byEndpoint = new HashMap<>();
+    private final WsSecurity verifier;
+
+    /** @param keys the deployment's keys (replicas.xml {@code <keys>}); may be null when the profile is none */
+    ReplyAuthenticator(GroupConfig group, KeysConfig keys) {
+        this.group = group;
+        this.directory = NodeDirectory.of(group);
+        group.executionNodes().forEach(n -> byEndpoint.put(n.serviceEndpoint(), n));
+        if (!group.security().needsKeys()) {
+            verifier = null;
+        } else if (keys == null) {
+            throw new IllegalStateException("group " + group.service() + " uses profile "
+                    + group.security().profile().name().toLowerCase(Locale.ROOT) + " but replicas.xml names no"
+                    + " <keys> truststore to verify its replies with");
+        } else {
+            char[] password = keys.storePassword().toCharArray();
+            verifier = new WsSecurity(null, password, DeploymentTrust.load(keys.truststore(), password),
+                    group.security().timestampTtl(), group.security().clockSkew(), ProtectedParts.defaults(),
+                    WSConstants.BST_DIRECT_REFERENCE);
+        }
+    }
+
+    GroupConfig group() {
+        return group;
+    }
+
+    NodeDirectory directory() {
+        return directory;
+    }
+
+    /** The core id of the execution node that serves {@code endpoint}; IllegalArgumentException when none does. */
+    int nodeAt(URI endpoint) {
+        NodeConfig node = byEndpoint.get(endpoint);
+        if (node == null) {
+            throw new IllegalArgumentException(endpoint + " is no execution node's endpoint in group "
+                    + group.service());
+        }
+        return directory.id(node.name()).orElseThrow();
+    }
+
+    /**
+     * The core id of the node that sent {@code reply}; SecurityRefusal when the reply is not authentic or not signed
+     * by the node its endpoint belongs to ({@link RefusalReason#MISDIRECTED}). An empty reply (HTTP 2xx without a body)
+     * carries nothing to verify and nothing the application reads: the endpoint identifies it.
+     */
+    int authenticate(NodeReply reply) throws SecurityRefusal {
+        int id = nodeAt(reply.node());
+        if (verifier == null || reply.isEmpty()) {
+            return id;
+        }
+        AuthenticatedParty signer = verifier.verify(reply.body());
+        String owner = directory.name(id);
+        if (!owner.toLowerCase(Locale.ROOT).equals(signer.name().toLowerCase(Locale.ROOT))) {
+            throw new SecurityRefusal(RefusalReason.MISDIRECTED, "the reply from " + reply.node() + ", the endpoint"
+                    + " of " + owner + ", is signed by " + signer.name());
+        }
+        return id;
+    }
+}

@@ -1,0 +1,108 @@
+package org.bftws.axis2.client;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.core.ReplyPolicy;
+import org.bftws.core.RequestId;
+import org.bftws.rm.OutboundSequence;
+
+/**
+ * How a client node decides replies (installed in the {@link MulticastSender} by the module, so the plain Axis2
+ * route votes as soon as the module is engaged): a group endpoint gets a {@link VotingReplyCollector}, a direct
+ * endpoint {@link FirstReply}. Keeps, per group, the replies' authenticator (its truststore is loaded once), the
+ * last view accepted from the group, and the counters. Thread-safe.
+ */
+public final class ReplyVoting {
+
+    /**
+     * Options property: the operation's {@link ReplyPolicy} (the enum or its name, any case). Default: WEAK_QUORUM
+     * (f+1 identical replies); FIRST for a group whose BFT is switched off.
+     */
+    public static final String REPLY_POLICY = "bftws.replyPolicy";
+    /** OperationContext property after a decided call: the view (Integer) the agreeing replies vouched for. */
+    public static final String ACCEPTED_VIEW = "bftws.acceptedView";
+    /** OperationContext property after a decided call: the names (List of String) of the agreeing replicas. */
+    public static final String AGREEING = "bftws.agreeingReplicas";
+
+    private final ReplicasConfig replicas;
+    private final VotingCounters counters = new VotingCounters();
+    private final Map<String, ReplyAuthenticator> authenticators = new ConcurrentHashMap<>();
+    private final Map<String, Integer> views = new ConcurrentHashMap<>();
+
+    public ReplyVoting(ReplicasConfig replicas) {
+        this.replicas = replicas;
+    }
+
+    /** The collector for one message to {@code target}; the factory MulticastSender calls. */
+    public ReplyCollector collectorFor(Target target, MessageContext message) {
+        GroupConfig group = target.group();
+        if (group == null) {
+            return new FirstReply();
+        }
+        ReplyAuthenticator authenticator = authenticators.computeIfAbsent(group.service(),
+                s -> new ReplyAuthenticator(group, replicas.keys()));
+        OperationContext operation = message.getOperationContext();
+        return new VotingReplyCollector(requestOf(message), policyOf(message, group), target.destinations(),
+                authenticator, counters, decision -> {
+                    views.merge(group.service(), decision.view(), Math::max);
+                    if (operation != null) {
+                        operation.setProperty(ACCEPTED_VIEW, decision.view());
+                        operation.setProperty(AGREEING, decision.agreeing());
+                    }
+                });
+    }
+
+    /**
+     * The highest view any accepted reply from {@code group} vouched for (f+1 replicas, so at least one correct
+     * replica was in it); empty before the first decided call.
+     */
+    public OptionalInt lastView(GroupConfig group) {
+        Integer v = views.get(group.service());
+        return v == null ? OptionalInt.empty() : OptionalInt.of(v);
+    }
+
+    public VotingCounters counters() {
+        return counters;
+    }
+
+    /** The policy the message's options ask for; IllegalArgumentException naming the choices for an unknown one. */
+    static ReplyPolicy policyOf(MessageContext message, GroupConfig group) {
+        Object value = message.getOptions() == null ? null : message.getOptions().getProperty(REPLY_POLICY);
+        if (value == null) {
+            value = message.getProperty(REPLY_POLICY);
+        }
+        if (value == null) {
+            return group.wsrmOnly() ? ReplyPolicy.FIRST : ReplyPolicy.WEAK_QUORUM;
+        }
+        if (value instanceof ReplyPolicy p) {
+            return p;
+        }
+        try {
+            return ReplyPolicy.valueOf(String.valueOf(value).trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("option " + REPLY_POLICY + " is '" + value + "'; it must be one of "
+                    + java.util.Arrays.toString(ReplyPolicy.values()), e);
+        }
+    }
+
+    /**
+     * The request's id as the replicas know it: its WS-RM sequence and message number. WS-RM protocol messages
+     * (CreateSequence, TerminateSequence) have none; their wsa:MessageID stands in, since only this vote uses it.
+     */
+    static RequestId requestOf(MessageContext message) {
+        Object seq = message.getProperty(MulticastSender.SEQUENCE);
+        Object n = message.getProperty(MulticastSender.MESSAGE_NUMBER);
+        if (seq instanceof OutboundSequence s && n instanceof Long number) {
+            return new RequestId(s.id(), number);
+        }
+        String id = message.getMessageID();
+        return new RequestId(id == null || id.isEmpty() ? "urn:bftws:unsequenced" : id, 1);
+    }
+}
