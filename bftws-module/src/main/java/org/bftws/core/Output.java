@@ -51,6 +51,14 @@ public sealed interface Output {
     record Persist(DurableRecord record) implements Output {
     }
 
+    /**
+     * This node's own checkpoint at {@code seq} differs from the stable one the others agreed on: its service is not
+     * deterministic, or it is compromised. The group outvotes it; an operator should restart it with an empty data
+     * directory (it then fetches the stable checkpoint).
+     */
+    record Diverged(long seq, Digest own, Digest stable) implements Output {
+    }
+
     /** The node entered {@code view}; its primary is {@code primary}. For logs and failover measurements. */
     record ViewInstalled(int view, int primary) implements Output {
     }

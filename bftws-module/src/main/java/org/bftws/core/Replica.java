@@ -186,7 +186,7 @@ public final class Replica implements Node {
                     onStable();
                 }
             } else if (c.seq() == checkpoints.stableSeq() && !c.state().equals(checkpoints.stableDigest())) {
-                out.drop(c, "this node's own state differs from the stable checkpoint");
+                out.add(new Output.Diverged(c.seq(), c.state(), checkpoints.stableDigest()));
             } else if (c.seq() == checkpoints.stableSeq()) {
                 persistStableCheckpoint();
             }
@@ -574,7 +574,7 @@ public final class Replica implements Node {
         } else if (execution != null) {
             Digest own = checkpoints.ownDigest(s);
             if (own != null && !own.equals(checkpoints.stableDigest())) {
-                out.drop("own checkpoint " + s, "differs from the stable checkpoint: this node's state diverged");
+                out.add(new Output.Diverged(s, own, checkpoints.stableDigest()));
             }
         }
         log.discardUpTo(s);

@@ -181,6 +181,11 @@ public final class TotalOrderManager {
         } else if (o instanceof Output.StateTransferred t) {
             count("state transfers");
             LOG.warn("{}: installed the stable checkpoint at {} by state transfer", name, t.seq());
+        } else if (o instanceof Output.Diverged d) {
+            count("diverged checkpoints");
+            LOG.error("{}: its state at checkpoint {} ({}) differs from the stable checkpoint the group agreed on ({}): "
+                    + "its service is not deterministic, or this replica is compromised; the group outvotes it. Restart "
+                    + "it with an empty data directory to fetch the stable state.", name, d.seq(), d.own(), d.stable());
         } else if (o instanceof Output.Dropped d) {
             count("dropped inputs");
             LOG.debug("{}: dropped {}: {}", name, d.what(), d.reason());

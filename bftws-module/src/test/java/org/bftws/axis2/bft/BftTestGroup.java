@@ -65,6 +65,13 @@ final class BftTestGroup implements AutoCloseable {
 
     /** ... and, when {@code durable}, a data directory for every replica (replicas.xml's dataDirectory). */
     static BftTestGroup start(Path dir, String profile, String protocol, int byzantine, boolean durable) throws Exception {
+        return start(dir, profile, protocol, byzantine, WrongRepliesHandler.class, durable);
+    }
+
+    /** ... with replica {@code byzantine} running the test-only out-flow handler {@code byzantineHandler}. */
+    static BftTestGroup start(Path dir, String profile, String protocol, int byzantine,
+                              Class<? extends org.apache.axis2.handlers.AbstractHandler> byzantineHandler,
+                              boolean durable) throws Exception {
         int[] ports = new int[4];
         for (int i = 0; i < 4; i++) {
             ports[i] = NodeServer.freePort();
@@ -79,8 +86,8 @@ final class BftTestGroup implements AutoCloseable {
                 Path axis2 = axis2Xml(dir, "replica" + i, xml);
                 if (i == byzantine) {
                     Files.writeString(axis2, Files.readString(axis2).replace("<phase name=\"OperationOutPhase\"/>",
-                            "<phase name=\"OperationOutPhase\"><handler name=\"WrongReplies\" class=\""
-                                    + WrongRepliesHandler.class.getName() + "\"/></phase>"));
+                            "<phase name=\"OperationOutPhase\"><handler name=\"Byzantine\" class=\""
+                                    + byzantineHandler.getName() + "\"/></phase>"));
                 }
                 g.ports[i] = ports[i];
                 g.axis2[i] = axis2;

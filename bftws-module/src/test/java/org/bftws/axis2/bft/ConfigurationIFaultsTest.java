@@ -63,4 +63,30 @@ class ConfigurationIFaultsTest {
             assertEquals(s1, ConfigurationIGroupTest.waitForCount(g, 3, 5));
         }
     }
+
+    @Test
+    void aReplicaReportingAWrongCheckpointDigestIsOutvotedAndTheGroupGoesOn() throws Exception {
+        try (BftTestGroup g = BftTestGroup.start(dir, "mac", BftTestGroup.protocol(4, "2s"), 3, WrongStateHandler.class,
+                false)) {
+            ServiceClient client = g.client();
+            for (int i = 1; i <= 13; i++) {
+                OMElement reply = BftTestGroup.call(client, BftTestGroup.append("v" + i));
+                assertEquals(Integer.toString(i), BftTestGroup.child(reply, "count"));
+            }
+            for (int i = 0; i < 3; i++) {
+                BftReplica r = g.node(i).replica();
+                for (int t = 0; t < 100 && r.manager().stableCheckpoint() < 12; t++) {
+                    Thread.sleep(50);
+                }
+                assertEquals(12, r.manager().stableCheckpoint(), "replica " + i + ": the three others agree without it");
+                assertEquals(null, r.counters().get("diverged checkpoints"));
+            }
+            BftReplica wrong = g.node(3).replica();
+            for (int t = 0; t < 100 && wrong.counters().getOrDefault("diverged checkpoints", 0L) == 0; t++) {
+                Thread.sleep(50);
+            }
+            assertTrue(wrong.counters().getOrDefault("diverged checkpoints", 0L) >= 1,
+                    "the replica with the wrong state learns it diverged: " + wrong.counters());
+        }
+    }
 }
