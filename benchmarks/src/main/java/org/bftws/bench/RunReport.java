@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the testbed prints about a run: latency and throughput, CPU per 1,000 requests for every process, the
@@ -20,6 +21,7 @@ final class RunReport {
     private final TestbedOptions options;
     private final PrintStream out;
     private EchoResult result;
+    private boolean warned;
 
     RunReport(TestbedOptions options, PrintStream out) {
         this.options = options;
@@ -52,19 +54,26 @@ final class RunReport {
      * replicas may still be executing when it ends), and warns about a replica that executed fewer requests than
      * were sent (here: the warm-up and measured ones), since each replica is meant to execute every request.
      */
-    void replicaStats(List<ReplicaProcess> replicas, int sent) throws InterruptedException {
+    void replicaStats(List<ReplicaProcess> replicas, Set<String> executing, int sent) throws InterruptedException {
         List<String> lagging = new ArrayList<>();
         for (ReplicaProcess r : replicas) {
             Optional<String> stats = settled(r);
             out.println("  " + r.name() + ": " + stats.orElse(r.alive() ? "did not answer 'stats'" : "not running"));
             long delivered = stats.map(RunReport::delivered).orElse(-1L);
-            if (stats.isPresent() && delivered < sent) {
-                lagging.add(r.name() + " " + delivered + " of " + sent + " (see " + r.log() + ")");
+            if (stats.isPresent() && executing.contains(r.name()) && delivered < sent) {
+                lagging.add(r.name() + " " + delivered + " of " + sent);
             }
         }
         if (!lagging.isEmpty()) {
-            out.println("warning: replicas that did not execute every request: " + String.join(", ", lagging));
+            warned = true;
+            out.println("warning: replicas that did not execute every request: " + String.join(", ", lagging)
+                    + " (their logs are in the run directory)");
         }
+    }
+
+    /** True when a warning was printed: the run directory is then kept for its logs. */
+    boolean warned() {
+        return warned;
     }
 
     /** Its counters, read until two readings 300 ms apart agree (at most ~5 s). */

@@ -84,7 +84,7 @@ public final class Testbed {
             if (started) {
                 ClientRun client = new ClientRun(options, deployment, replicas, runDir.resolve("client"), out);
                 report.result(client.run(), client.cpu(), replicas);
-                report.replicaStats(replicas, options.warmup() + options.requests());
+                report.replicaStats(replicas, deployment.executingNames(), options.warmup() + options.requests());
             }
         } catch (IOException | RuntimeException e) {
             out.println("testbed: " + e);
@@ -96,7 +96,7 @@ public final class Testbed {
             removeHook(hook);
         }
         boolean clean = report.printSummary();
-        if (clean && !options.keep()) {
+        if (clean && !report.warned() && !options.keep()) {
             deleteQuietly(runDir);
         } else {
             out.println("kept the run directory " + runDir + " (replicas.xml, <node>.log, repositories)");

@@ -119,6 +119,12 @@ final class TestbedDeployment {
         return nodes;
     }
 
+    /** The nodes that execute the service, hence every request. */
+    java.util.Set<String> executingNames() {
+        return nodes.stream().filter(n -> n.role().executes()).map(Node::name)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
     /** The agreement node that crashes for {@code --crash}: id 0 is the primary of view 0, id 3 a backup. */
     Node crashTarget(String which) {
         int id = "primary".equals(which) ? 0 : 3;
