@@ -32,7 +32,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
               --config I|II|III     replication configuration (default I: 4 replicas, f=1)
               --clients C           concurrent client threads, each its own WS-RM sequence (default 1)
               --requests N          measured requests in total (default 1000)
-              --warmup W            unmeasured warm-up requests in total (default 200)
+              --warmup W            unmeasured warm-up requests in total (default 500)
               --size K              XML elements per echo request (default 10)
               --security P          mac (default), wssec or none
               --unreplicated        one node, WS-RM only: the baseline without replication
@@ -45,7 +45,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         Configuration configuration = Configuration.I;
         int clients = 1;
         int requests = 1000;
-        int warmup = 200;
+        int warmup = 500;
         SecurityProfile security = SecurityProfile.MAC;
         int size = 10;
         boolean unreplicated = false;
