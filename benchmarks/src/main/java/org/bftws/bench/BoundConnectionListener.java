@@ -20,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * The accept loop of a node's HTTP server, bound to one address. Axis2 1.8.2's own listener always binds every
  * interface ({@code new ServerSocket(port)}), but a testbed replica must listen on loopback only. Axis2's
  * {@code SimpleHttpServer.start} casts its listener to {@link DefaultConnectionListener}, hence the subclass; every
- * method that touches the socket is overridden, so the superclass's socket is never opened.
+ * method that touches the socket is overridden, so the superclass's socket is never opened. (HttpCore 4's
+ * {@code HttpParams} is deprecated, but it is what Axis2 1.8.2's listener API passes.)
  */
+@SuppressWarnings("deprecation")
 final class BoundConnectionListener extends DefaultConnectionListener {
     private static final Logger LOG = LoggerFactory.getLogger(BoundConnectionListener.class);
     private static final int BACKLOG = 128;

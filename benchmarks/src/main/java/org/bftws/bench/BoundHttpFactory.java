@@ -12,6 +12,7 @@ import org.apache.axis2.transport.http.server.IOProcessor;
 import org.apache.http.params.HttpParams;
 
 /** Axis2's HTTP server factory with the one change a replica needs: its listener binds a chosen address. */
+@SuppressWarnings("deprecation") // HttpParams: deprecated in HttpCore 4, but part of Axis2 1.8.2's factory API
 final class BoundHttpFactory extends HttpFactory {
 
     private final InetAddress bindAddress;

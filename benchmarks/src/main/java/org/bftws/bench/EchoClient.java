@@ -121,7 +121,8 @@ public final class EchoClient {
             } catch (AxisFault e) {
                 notes.add("client thread " + index + " could not create its ServiceClient: " + e.getMessage());
             }
-            int share = settings.warmup() / settings.clients() + (index < settings.warmup() % settings.clients() ? 1 : 0);
+            int clients = settings.clients();
+            int share = settings.warmup() / clients + (index < settings.warmup() % clients ? 1 : 0);
             for (int w = 0; w < share; w++) {
                 if (call(client, "w" + index + "." + w) != null) {
                     warmupFailed.incrementAndGet();

@@ -1,6 +1,8 @@
 package org.bftws.bench;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import org.bftws.axis2.NodeServer;
 import org.bftws.config.Configuration;
 import org.bftws.config.NodeRole;
 import org.bftws.config.SecurityProfile;
@@ -98,13 +99,19 @@ final class TestbedDeployment {
         return x.append("  </group>\n  <client name=\"").append(CLIENT).append("\"/>\n</replicas>\n").toString();
     }
 
-    /** Distinct ports that were free a moment ago (another process may still take one: the replica then says so). */
+    /** Distinct loopback ports free a moment ago (another process may still take one; that replica then says so). */
     private static List<Integer> freePorts(int n) throws IOException {
         Set<Integer> ports = new HashSet<>();
         while (ports.size() < n) {
-            ports.add(NodeServer.freePort());
+            ports.add(freeLoopbackPort());
         }
         return new ArrayList<>(ports);
+    }
+
+    static int freeLoopbackPort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
     }
 
     private static String attr(String s) {

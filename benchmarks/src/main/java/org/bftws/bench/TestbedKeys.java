@@ -50,8 +50,9 @@ final class TestbedKeys {
         }
         Files.createDirectories(dir);
         try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE); FileLock lock = lockFile.lock()) {
-            if (complete()) {
+                StandardOpenOption.WRITE)) {
+            FileLock lock = lockFile.lock(); // released when the channel closes
+            if (!lock.isValid() || complete()) {
                 return "kept the testbed's keys in " + dir;
             }
             Path parties = dir.resolve("parties.xml");

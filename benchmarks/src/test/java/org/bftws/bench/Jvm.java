@@ -101,12 +101,18 @@ final class Jvm implements AutoCloseable {
         process.toHandle().destroy();
     }
 
+    /** Ends the process if a test left it running (SIGTERM, then SIGKILL after 10 s). */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+            process.toHandle().destroy();
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.toHandle().destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.toHandle().destroyForcibly();
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -20,7 +20,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
-import org.bftws.axis2.NodeServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,7 +84,7 @@ class ReplicaMainTest {
 
     @Test
     void aLoopbackReplicaListensOnLoopbackOnlyAndStopsCleanlyAtTheEndOfItsInput() throws Exception {
-        int port = NodeServer.freePort();
+        int port = TestbedDeployment.freeLoopbackPort();
         Path conf = replicasXml("none", port);
         try (Jvm replica = Jvm.start(ReplicaMain.class, List.of("--id", "0", "--conf", conf.toString(),
                 "--run-dir", dir.resolve("run").toString()))) {

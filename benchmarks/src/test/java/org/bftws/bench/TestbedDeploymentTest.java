@@ -52,7 +52,8 @@ class TestbedDeploymentTest {
         assertEquals(4, two.agreementNodes().size());
         GroupConfig three = written("--config", "III").groups().get(0);
         assertEquals(7, three.nodes().size());
-        assertEquals(List.of("exec0", "exec1", "exec2"), three.executionNodes().stream().map(NodeConfig::name).toList());
+        assertEquals(List.of("exec0", "exec1", "exec2"),
+                three.executionNodes().stream().map(NodeConfig::name).toList());
         GroupConfig one = written("--unreplicated", "--security", "none").groups().get(0);
         assertEquals(1, one.nodes().size());
         assertTrue(one.wsrmOnly());
