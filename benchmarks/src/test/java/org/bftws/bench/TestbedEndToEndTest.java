@@ -38,6 +38,12 @@ class TestbedEndToEndTest {
             assertEquals("100", m.group(1), testbed.output());
             assertEquals("0", m.group(2), testbed.output());
             assertEquals(0, status, testbed.output());
+            // the figures: latency percentiles, and CPU of every process (sampled twice, so a number, not n/a)
+            assertTrue(out.stream().anyMatch(l -> l.matches(
+                    "latency: mean [0-9.]+ ms, p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms \\(100 samples\\)")),
+                    testbed.output());
+            assertTrue(out.stream().anyMatch(l -> l.matches("cpu seconds per 1,000 requests: replica0 [0-9.]+, "
+                    + "replica1 [0-9.]+, replica2 [0-9.]+, replica3 [0-9.]+, client [0-9.]+")), testbed.output());
             // all four replica JVMs ran to the end and reported what they executed
             for (int i = 0; i < 4; i++) {
                 String name = "replica" + i;
