@@ -15,18 +15,18 @@ import java.util.Map;
  * @param failures       failure reasons with their counts
  * @param notes          other problems worth printing (e.g. a sequence that could not be terminated)
  */
-record EchoResult(int ok, int failed, int warmupFailed, long[] okNanos, long wallNanos, Map<String, Long> failures,
+public record EchoResult(int ok, int failed, int warmupFailed, long[] okNanos, long wallNanos, Map<String, Long> failures,
                   List<String> notes) {
 
-    LatencySummary latency() {
+    public LatencySummary latency() {
         return LatencySummary.of(okNanos);
     }
 
-    double throughput() {
+    public double throughput() {
         return wallNanos <= 0 ? 0 : ok / (wallNanos / 1e9);
     }
 
-    boolean clean() {
+    public boolean clean() {
         return failed == 0 && warmupFailed == 0;
     }
 }

@@ -6,9 +6,9 @@ import java.util.Arrays;
  * Latency figures of a run, in milliseconds, from per-request nanosecond samples. Percentiles are nearest-rank:
  * p99 is the smallest sample that at least 99% of the samples do not exceed.
  */
-record LatencySummary(int samples, double meanMs, double p50Ms, double p99Ms, double maxMs) {
+public record LatencySummary(int samples, double meanMs, double p50Ms, double p99Ms, double maxMs) {
 
-    static LatencySummary of(long[] nanos) {
+    public static LatencySummary of(long[] nanos) {
         if (nanos.length == 0) {
             return new LatencySummary(0, 0, 0, 0, 0);
         }
