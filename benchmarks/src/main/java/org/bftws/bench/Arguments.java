@@ -1,0 +1,72 @@
+package org.bftws.bench;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** Reads {@code --name value} command lines one option at a time, with errors that name the option. */
+final class Arguments {
+
+    private final String[] args;
+    private int next;
+
+    Arguments(String[] args) {
+        this.args = args.clone();
+    }
+
+    boolean hasNext() {
+        return next < args.length;
+    }
+
+    /** The next option name; a word that is not an option is refused. */
+    String option() {
+        String a = args[next++];
+        if (!a.startsWith("-")) {
+            throw new UsageException("unexpected argument '" + a + "'");
+        }
+        return a;
+    }
+
+    /** The value after {@code option}. */
+    String value(String option) {
+        if (next >= args.length || args[next].startsWith("--")) {
+            throw new UsageException(option + " needs a value");
+        }
+        return args[next++];
+    }
+
+    Path path(String option) {
+        return Path.of(value(option));
+    }
+
+    int integer(String option, int min, int max) {
+        String v = value(option);
+        int n;
+        try {
+            n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " must be a whole number, not '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new UsageException(option + " must be between " + min + " and " + max + ", not " + n);
+        }
+        return n;
+    }
+
+    /** One of {@code choices} (case-insensitive), returned as written in {@code choices}. */
+    String choice(String option, String... choices) {
+        String v = value(option);
+        for (String c : choices) {
+            if (c.equalsIgnoreCase(v)) {
+                return c;
+            }
+        }
+        throw new UsageException(option + " must be one of " + String.join(", ", choices) + ", not '"
+                + v.toLowerCase(Locale.ROOT) + "'");
+    }
+
+    /** The state directory of this checkout (the launcher passes -Dbftws.home=ROOT/.bftws), else ./.bftws. */
+    static Path home() {
+        String home = System.getProperty("bftws.home");
+        return Path.of(home == null || home.isBlank() ? ".bftws" : home);
+    }
+}

@@ -1,0 +1,82 @@
+package org.bftws.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.ConfigurationContextFactory;
+
+/**
+ * The testbed's echo client in this JVM: an Axis2 client node (its own repository, conf/axis2.xml, the bftws
+ * module told the run's replicas.xml and the client's name through {@code -Dbftws.replicasConfig} and
+ * {@code -Dbftws.party}, as a replica is), the {@link EchoClient} against the group endpoint, CPU samples at the
+ * measured phase's edges and, for {@code --crash}, a replica killed halfway.
+ */
+final class ClientRun {
+
+    /** Generous per-request limit: a request that takes longer is a failure, not a slow sample. */
+    private static final long REQUEST_TIMEOUT_MILLIS = 60_000;
+
+    private final TestbedOptions options;
+    private final TestbedDeployment deployment;
+    private final List<ReplicaProcess> replicas;
+    private final Path repositoryDir;
+    private final PrintStream out;
+    private final CpuSamples cpu = new CpuSamples();
+
+    ClientRun(TestbedOptions options, TestbedDeployment deployment, List<ReplicaProcess> replicas,
+              Path repositoryDir, PrintStream out) {
+        this.options = options;
+        this.deployment = deployment;
+        this.replicas = List.copyOf(replicas);
+        this.repositoryDir = repositoryDir;
+        this.out = out;
+    }
+
+    EchoResult run() throws IOException, InterruptedException {
+        System.setProperty("bftws.replicasConfig", deployment.file().toString());
+        System.setProperty("bftws.party", TestbedDeployment.CLIENT);
+        Path repository = NodeRepository.forClient(repositoryDir);
+        ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
+                repository.toString(), NodeRepository.axis2Xml(repository).toString());
+        try {
+            EchoClient client = new EchoClient(context, new EchoClient.Settings(TestbedDeployment.GROUP_ENDPOINT,
+                    options.clients(), options.requests(), options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS));
+            return client.run(listener());
+        } finally {
+            context.terminate();
+        }
+    }
+
+    CpuSamples cpu() {
+        return cpu;
+    }
+
+    private EchoClient.Listener listener() {
+        ReplicaProcess victim = options.crash() == null ? null : replicas.stream()
+                .filter(r -> r.name().equals(deployment.crashTarget(options.crash()).name())).findFirst().orElseThrow();
+        int crashAt = Math.max(1, options.requests() / 2);
+        return new EchoClient.Listener() {
+            @Override
+            public void measuring() {
+                cpu.start(replicas);
+            }
+
+            @Override
+            public void completed(int count) {
+                if (victim != null && count == crashAt) {
+                    victim.crash();
+                    out.println("crashed " + victim.name() + " (the " + options.crash() + ", pid " + victim.pid()
+                            + ") after " + count + " of " + options.requests() + " measured requests");
+                }
+            }
+
+            @Override
+            public void measured() {
+                cpu.end(replicas);
+            }
+        };
+    }
+}

@@ -1,0 +1,83 @@
+package org.bftws.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+import org.bftws.samples.echo.EchoServiceArchive;
+
+/**
+ * The Axis2 repository of one node: {@code axis2.xml} (conf/axis2.xml, which engages addressing and bftws),
+ * {@code modules/addressing.mar} and the service archives in {@code services/} (the echo sample unless a directory
+ * of .aar files is given). A client's repository is the same without services.
+ *
+ * <p>No {@code modules/bftws.mar}: the launcher's classpath already holds the bftws jar, and Axis2 1.8.2 deploys
+ * every classpath entry with a META-INF/module.xml as a module too, under its file name. A second copy in modules/
+ * became a second module ("bftws" next to "bftws-0.1.0-SNAPSHOT"), both initialised, each creating its own node
+ * state and threads. A deployment whose classpath lacks the bftws jar puts bftws.mar in modules/ instead.
+ */
+final class NodeRepository {
+
+    private static final String RESOURCES = "/org/bftws/bench/";
+
+    private NodeRepository() {
+    }
+
+    /** Writes a node's repository into {@code dir}; {@code services} null deploys EchoService.aar. */
+    static Path forNode(Path dir, Path services) throws IOException {
+        writeCommon(dir);
+        Path target = Files.createDirectories(dir.resolve("services"));
+        if (services == null) {
+            EchoServiceArchive.writeTo(target);
+        } else {
+            copyArchives(services, target);
+        }
+        return dir;
+    }
+
+    /** Writes a client's repository (modules and axis2.xml, no services) into {@code dir}. */
+    static Path forClient(Path dir) throws IOException {
+        writeCommon(dir);
+        Files.createDirectories(dir.resolve("services"));
+        return dir;
+    }
+
+    static Path axis2Xml(Path repository) {
+        return repository.resolve("axis2.xml");
+    }
+
+    private static void writeCommon(Path dir) throws IOException {
+        Path modules = Files.createDirectories(dir.resolve("modules"));
+        copyResource("modules/addressing.mar", modules.resolve("addressing.mar"));
+        copyResource("axis2.xml", axis2Xml(dir));
+    }
+
+    private static void copyArchives(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) {
+            throw new IOException("--services " + from.toAbsolutePath() + " is not a directory");
+        }
+        int copied = 0;
+        try (DirectoryStream<Path> aars = Files.newDirectoryStream(from, "*.aar")) {
+            for (Path aar : aars) {
+                Files.copy(aar, to.resolve(aar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                copied++;
+            }
+        }
+        if (copied == 0) {
+            throw new IOException("--services " + from.toAbsolutePath() + " holds no .aar service archive");
+        }
+    }
+
+    private static void copyResource(String name, Path target) throws IOException {
+        try (InputStream in = NodeRepository.class.getResourceAsStream(RESOURCES + name)) {
+            if (in == null) {
+                throw new IOException("resource " + RESOURCES + name + " is missing from the classpath;"
+                        + " rebuild the benchmarks module (mvn -B package)");
+            }
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package org.bftws.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+import org.apache.axis2.AxisFault;
+import org.bftws.axis2.BftwsNode;
+import org.bftws.config.ConfigException;
+import org.bftws.security.SecurityRuntime;
+
+/**
+ * {@code ./bftws replica (--id I | --name NAME) [--conf conf/replicas.xml] ...}: runs one node of a deployment's
+ * replicas.xml in this JVM, so the testbed's four replicas and four replicas on four hosts start the same way.
+ * The node gets its own Axis2 repository (axis2.xml, addressing.mar, bftws.mar, the service archives), the bftws
+ * module reads replicas.xml and this node's name from {@code -Dbftws.replicasConfig} / {@code -Dbftws.party}, and
+ * it listens on its endpoints' port. Prints {@code ready NAME PORT} once it serves. Exit codes: 0 stopped, 1 it
+ * could not start (the message says why), 2 bad command line.
+ */
+public final class ReplicaMain {
+
+    private ReplicaMain() {
+    }
+
+    public static void main(String[] args) {
+        ReplicaOptions options;
+        try {
+            if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+                System.out.println(ReplicaOptions.USAGE);
+                return;
+            }
+            options = ReplicaOptions.parse(args);
+        } catch (UsageException e) {
+            System.err.println("replica: " + e.getMessage());
+            System.err.println(ReplicaOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        System.exit(run(options, System.out, System.err));
+    }
+
+    /** Runs the node until it is told to stop; returns the exit code. */
+    static int run(ReplicaOptions options, PrintStream out, PrintStream err) {
+        ReplicaNode target;
+        try {
+            target = ReplicaNode.select(options);
+        } catch (ConfigException e) {
+            e.problems().forEach(p -> err.println("replica: " + p));
+            return 1;
+        } catch (IllegalArgumentException e) {
+            err.println("replica: " + e.getMessage());
+            return 1;
+        }
+        String name = target.node().name();
+        if (target.note() != null) {
+            err.println("replica: note: " + target.note());
+        }
+        // How the bftws module (NodeSettings, SecurityRuntime) learns the deployment and who this node is.
+        System.setProperty("bftws.replicasConfig", target.configFile().toAbsolutePath().toString());
+        System.setProperty("bftws.party", name);
+        Path runDir = options.runDir() != null ? options.runDir() : Arguments.home().resolve("replica").resolve(name);
+        ReplicaServer server;
+        try {
+            Path repository = NodeRepository.forNode(runDir.resolve("repository"), options.services());
+            server = ReplicaServer.start(repository, NodeRepository.axis2Xml(repository), target.bind(),
+                    target.port());
+        } catch (AxisFault e) {
+            err.println("replica: " + name + " failed to start: " + rootMessage(e));
+            return 1;
+        } catch (IOException | RuntimeException e) {
+            err.println("replica: " + name + " failed to start: " + rootMessage(e));
+            return 1;
+        }
+        String notReady = moduleProblem(server);
+        if (notReady != null) {
+            err.println("replica: " + name + " failed to start: " + notReady);
+            closeQuietly(server, name, err);
+            return 1;
+        }
+        Thread hook = new Thread(() -> closeQuietly(server, name, err), "replica-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("ready " + name + " " + server.address().getPort());
+        out.flush();
+        if (options.ignoreStdin()) {
+            awaitForever();
+        } else {
+            serveStdin(server, name, out, err);
+        }
+        closeQuietly(server, name, err);
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is already exiting; the hook has closed the node or will find it closed
+        }
+        out.println("stopped " + name);
+        out.flush();
+        return 0;
+    }
+
+    /** 'stats' prints the node's counters; 'stop' or the end of input stops the node. */
+    private static void serveStdin(ReplicaServer server, String name, PrintStream out, PrintStream err) {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                switch (line.trim()) {
+                    case "stats" -> {
+                        out.println(stats(server, name));
+                        out.flush();
+                    }
+                    case "stop" -> {
+                        return;
+                    }
+                    case "" -> { }
+                    default -> err.println("replica: unknown command '" + line.trim() + "' (stats, stop)");
+                }
+            }
+            err.println("replica: standard input closed: stopping " + name
+                    + " (run with --ignore-stdin to keep a detached replica running)");
+        } catch (IOException e) {
+            err.println("replica: reading standard input failed (" + e.getMessage() + "): stopping " + name);
+        }
+    }
+
+    /** One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T}. */
+    static String stats(ReplicaServer server, String name) {
+        BftwsNode node = BftwsNode.of(server.context());
+        long securityRefusals = SecurityRuntime.of(server.context()).refusals().total();
+        return "stats " + name + " delivered=" + node.destination().deliveredCount()
+                + " accepted=" + node.counters().accepted.get()
+                + " refused=" + node.counters().refused.get()
+                + " security-refusals=" + securityRefusals
+                + " retransmissions=" + node.counters().retransmissions.get();
+    }
+
+    /**
+     * Axis2 catches a module's init failure, logs it at INFO and drops the module, and the node would then fail every
+     * message; refuse to start instead. The security runtime is built now too, so a node without usable keys stops
+     * here rather than at its first message.
+     */
+    private static String moduleProblem(ReplicaServer server) {
+        try {
+            BftwsNode.of(server.context());
+            SecurityRuntime.of(server.context());
+            return null;
+        } catch (RuntimeException e) {
+            var faulty = server.context().getAxisConfiguration().getFaultyModules();
+            return e.getMessage() + (faulty.isEmpty() ? "" : " " + faulty);
+        }
+    }
+
+    private static void awaitForever() {
+        try {
+            new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(ReplicaServer server, String name, PrintStream err) {
+        try {
+            server.close();
+        } catch (AxisFault | RuntimeException e) {
+            err.println("replica: " + name + " did not stop cleanly: " + e.getMessage());
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String top = e.getMessage();
+        String root = t.getMessage() == null ? t.toString() : t.getMessage();
+        if (top == null) {
+            return root;
+        }
+        return top.contains(root) ? top : top + " (" + root + ")";
+    }
+}

@@ -1,0 +1,130 @@
+package org.bftws.bench;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the testbed prints about a run: latency and throughput, CPU per 1,000 requests for every process, the
+ * replicas' own counters, failures by reason, and the final line scripts rely on
+ * ({@code echo: N ok, F failed, mean X ms, p99 Y ms, T req/s}).
+ */
+final class RunReport {
+
+    private static final int REASONS_SHOWN = 5;
+
+    private final TestbedOptions options;
+    private final PrintStream out;
+    private EchoResult result;
+    private boolean warned;
+
+    RunReport(TestbedOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    /** Prints the run's figures. */
+    void result(EchoResult r, CpuSamples cpu, List<ReplicaProcess> replicas) {
+        this.result = r;
+        LatencySummary l = r.latency();
+        out.printf(Locale.ROOT, "latency: mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d samples)%n",
+                l.meanMs(), l.p50Ms(), l.p99Ms(), l.maxMs(), l.samples());
+        out.printf(Locale.ROOT, "throughput: %.1f req/s (%d requests in %.2f s, %d client thread%s)%n",
+                r.throughput(), r.ok(), r.wallNanos() / 1e9, options.clients(), options.clients() == 1 ? "" : "s");
+        List<String> parts = new ArrayList<>();
+        for (ReplicaProcess p : replicas) {
+            parts.add(p.name() + " " + cpu.perThousand(p.name(), options.requests())
+                    .map(s -> String.format(Locale.ROOT, "%.2f", s)).orElse("n/a"));
+        }
+        parts.add("client " + cpu.perThousand(CpuSamples.CLIENT, options.requests())
+                .map(s -> String.format(Locale.ROOT, "%.2f", s)).orElse("n/a"));
+        out.println("cpu seconds per 1,000 requests: " + String.join(", ", parts));
+        cpu.projectedThroughput(replicas, options.requests()).ifPresent(t -> out.printf(Locale.ROOT,
+                "projected throughput with one host per replica: %.0f req/s (1 / largest replica CPU per request)%n",
+                t));
+    }
+
+    /**
+     * Prints every replica's counters once they have settled (the client waits for f+1 replies only, so slower
+     * replicas may still be executing when it ends), and warns about a replica that executed fewer requests than
+     * were sent (here: the warm-up and measured ones), since each replica is meant to execute every request.
+     */
+    void replicaStats(List<ReplicaProcess> replicas, Set<String> executing, int sent) throws InterruptedException {
+        List<String> lagging = new ArrayList<>();
+        for (ReplicaProcess r : replicas) {
+            Optional<String> stats = settled(r);
+            out.println("  " + r.name() + ": " + stats.orElse(r.alive() ? "did not answer 'stats'" : "not running"));
+            long delivered = stats.map(RunReport::delivered).orElse(-1L);
+            if (stats.isPresent() && executing.contains(r.name()) && delivered < sent) {
+                lagging.add(r.name() + " " + delivered + " of " + sent);
+            }
+        }
+        if (!lagging.isEmpty()) {
+            warned = true;
+            out.println("warning: replicas that did not execute every request: " + String.join(", ", lagging)
+                    + " (their logs are in the run directory)");
+        }
+    }
+
+    /** True when a warning was printed: the run directory is then kept for its logs. */
+    boolean warned() {
+        return warned;
+    }
+
+    /** Its counters, read until two readings 300 ms apart agree (at most ~5 s). */
+    private static Optional<String> settled(ReplicaProcess r) throws InterruptedException {
+        Optional<String> last = r.stats(Duration.ofSeconds(5));
+        for (int i = 0; i < 16 && last.isPresent(); i++) {
+            Thread.sleep(300);
+            Optional<String> now = r.stats(Duration.ofSeconds(5));
+            if (now.equals(last)) {
+                break;
+            }
+            last = now;
+        }
+        return last;
+    }
+
+    private static long delivered(String stats) {
+        for (String field : stats.split(" ")) {
+            if (field.startsWith("delivered=")) {
+                return Long.parseLong(field.substring("delivered=".length()));
+            }
+        }
+        return -1;
+    }
+
+    /** Prints failures and notes; true when the run was clean (it ran, and nothing failed). */
+    boolean printSummary() {
+        if (result == null) {
+            out.println("the echo client did not run");
+            return false;
+        }
+        if (result.warmupFailed() > 0) {
+            out.println(result.warmupFailed() + " warm-up request(s) failed");
+        }
+        result.failures().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(REASONS_SHOWN)
+                .forEach(e -> out.println("failed " + e.getValue() + "x: " + e.getKey()));
+        result.notes().forEach(n -> out.println("note: " + n));
+        return result.clean();
+    }
+
+    /** The last line: {@code echo: N ok, F failed, mean X ms, p99 Y ms, T req/s}; nothing ran counts all as failed. */
+    void printFinalLine() {
+        if (result == null) {
+            out.printf(Locale.ROOT, "echo: 0 ok, %d failed, mean 0.00 ms, p99 0.00 ms, 0.0 req/s%n",
+                    options.requests());
+            return;
+        }
+        LatencySummary l = result.latency();
+        out.printf(Locale.ROOT, "echo: %d ok, %d failed, mean %.2f ms, p99 %.2f ms, %.1f req/s%n", result.ok(),
+                result.failed(), l.meanMs(), l.p99Ms(), result.throughput());
+    }
+}

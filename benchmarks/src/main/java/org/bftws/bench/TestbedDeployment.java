@@ -1,0 +1,141 @@
+package org.bftws.bench;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import org.bftws.config.Configuration;
+import org.bftws.config.NodeRole;
+import org.bftws.config.SecurityProfile;
+
+/**
+ * The replicas.xml of one testbed run: the echo service's group with the nodes the options ask for, each on a free
+ * loopback port chosen now, the run's security profile, the testbed's keys, and the client {@value #CLIENT}.
+ * Node names are fixed (replica0..3, and exec0..2 in Configuration III) so one set of keys serves every run.
+ */
+final class TestbedDeployment {
+
+    static final String SERVICE = "EchoService";
+    static final String GROUP_ENDPOINT = "http://echo.bftws.group/axis2/services/" + SERVICE;
+    static final String CLIENT = "client1";
+
+    /** One node of the run: its name, its id among nodes of its kind, its role and its port. */
+    record Node(String name, int id, NodeRole role, int port) {
+        String endpoint(String service) {
+            return "http://127.0.0.1:" + port + "/axis2/services/" + service;
+        }
+    }
+
+    private final Path file;
+    private final List<Node> nodes;
+
+    private TestbedDeployment(Path file, List<Node> nodes) {
+        this.file = file;
+        this.nodes = List.copyOf(nodes);
+    }
+
+    /** Chooses the nodes and their ports and writes {@code runDir/replicas.xml}. */
+    static TestbedDeployment write(TestbedOptions options, Path runDir, TestbedKeys keys) throws IOException {
+        List<Node> nodes = layout(options.unreplicated() ? null : options.configuration(), freePorts(
+                options.unreplicated() ? 1 : options.configuration() == Configuration.III ? 7 : 4));
+        Path file = runDir.resolve("replicas.xml");
+        int f = options.unreplicated() ? 0 : 1;
+        Configuration configuration = options.unreplicated() ? Configuration.I : options.configuration();
+        Files.writeString(file, xml(nodes, f, configuration, options.security(), keys));
+        return new TestbedDeployment(file, nodes);
+    }
+
+    /**
+     * The node layout of a configuration (null: the single unreplicated node), given one port per node. Also the
+     * source of the superset of names the testbed's keys are made for.
+     */
+    static List<Node> layout(Configuration configuration, List<Integer> ports) {
+        List<Node> nodes = new ArrayList<>();
+        if (configuration == null) {
+            nodes.add(new Node("replica0", 0, NodeRole.AGREE_EXECUTE, ports.get(0)));
+            return nodes;
+        }
+        for (int i = 0; i < 4; i++) {
+            NodeRole role = switch (configuration) {
+                case I -> NodeRole.AGREE_EXECUTE;
+                case II -> i < 3 ? NodeRole.AGREE_EXECUTE : NodeRole.AGREE;
+                case III -> NodeRole.AGREE;
+            };
+            nodes.add(new Node("replica" + i, i, role, ports.get(i)));
+        }
+        if (configuration == Configuration.III) {
+            for (int i = 0; i < 3; i++) {
+                nodes.add(new Node("exec" + i, i, NodeRole.EXECUTE, ports.get(4 + i)));
+            }
+        }
+        return nodes;
+    }
+
+    static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
+                      TestbedKeys keys) {
+        StringBuilder x = new StringBuilder();
+        x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+                .append("<!-- written by ./bftws testbed for one run: ports were free when it started -->\n")
+                .append("<replicas xmlns=\"urn:bftws:replicas:1\">\n")
+                .append("  <keys truststore=\"").append(attr(keys.truststore().toString()))
+                .append("\" storePassword=\"").append(attr(TestbedKeys.PASSWORD)).append("\"/>\n")
+                .append("  <group service=\"").append(SERVICE).append("\" endpoint=\"").append(GROUP_ENDPOINT)
+                .append("\" f=\"").append(f).append("\" configuration=\"").append(configuration).append("\">\n")
+                .append("    <security profile=\"").append(security.name().toLowerCase(Locale.ROOT))
+                .append("\"/>\n");
+        for (Node n : nodes) {
+            x.append("    <node id=\"").append(n.id()).append("\" name=\"").append(n.name()).append("\" role=\"")
+                    .append(n.role().name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .append("\" serviceEndpoint=\"").append(n.endpoint(SERVICE))
+                    .append("\" controlEndpoint=\"").append(n.endpoint("BftControl")).append("\"/>\n");
+        }
+        return x.append("  </group>\n  <client name=\"").append(CLIENT).append("\"/>\n</replicas>\n").toString();
+    }
+
+    /** Distinct loopback ports free a moment ago (another process may still take one; that replica then says so). */
+    private static List<Integer> freePorts(int n) throws IOException {
+        Set<Integer> ports = new HashSet<>();
+        while (ports.size() < n) {
+            ports.add(freeLoopbackPort());
+        }
+        return new ArrayList<>(ports);
+    }
+
+    static int freeLoopbackPort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
+    private static String attr(String s) {
+        return s.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
+    }
+
+    Path file() {
+        return file;
+    }
+
+    List<Node> nodes() {
+        return nodes;
+    }
+
+    /** The nodes that execute the service, hence every request. */
+    java.util.Set<String> executingNames() {
+        return nodes.stream().filter(n -> n.role().executes()).map(Node::name)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** The agreement node that crashes for {@code --crash}: id 0 is the primary of view 0, id 3 a backup. */
+    Node crashTarget(String which) {
+        int id = "primary".equals(which) ? 0 : 3;
+        return nodes.stream().filter(n -> n.role().orders() && n.id() == id).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no agreement node " + id));
+    }
+}

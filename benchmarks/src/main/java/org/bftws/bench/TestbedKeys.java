@@ -1,0 +1,77 @@
+package org.bftws.bench;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import org.bftws.config.Configuration;
+import org.bftws.config.KeyFileCheck;
+import org.bftws.config.ReplicasConfigReader;
+import org.bftws.config.SecurityProfile;
+import org.bftws.security.KeyGenerator;
+
+/**
+ * The testbed's keys, kept between runs in one directory (home/testbed/keys). They are made once, through the
+ * keygen API, for every name any testbed run uses (replica0..3, exec0..2 in one group, and the client), so each
+ * run's replicas.xml names a subset and keygen never has to rewrite a store another run is reading.
+ */
+final class TestbedKeys {
+
+    /** Every store's password: these are throw-away keys for one machine, not a deployment's. */
+    static final String PASSWORD = "bftws-testbed";
+
+    private final Path dir;
+
+    TestbedKeys(Path dir) {
+        this.dir = dir.toAbsolutePath().normalize();
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    Path truststore() {
+        return dir.resolve("truststore.p12");
+    }
+
+    /**
+     * Creates the keys when any is missing; returns what it did. Parallel runs serialise on a lock file, and the
+     * second finds the keys made.
+     */
+    String ensure() throws IOException {
+        if (complete()) {
+            return "kept the testbed's keys in " + dir;
+        }
+        Files.createDirectories(dir);
+        try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+            FileLock lock = lockFile.lock(); // released when the channel closes
+            if (!lock.isValid() || complete()) {
+                return "kept the testbed's keys in " + dir;
+            }
+            Path parties = dir.resolve("parties.xml");
+            List<Integer> placeholderPorts = IntStream.rangeClosed(1, 7).boxed().toList();
+            Files.writeString(parties, TestbedDeployment.xml(
+                    TestbedDeployment.layout(Configuration.III, placeholderPorts), 1, Configuration.III,
+                    SecurityProfile.MAC, this));
+            new KeyGenerator(ReplicasConfigReader.read(parties, KeyFileCheck.none()), false).run();
+            return "created the testbed's keys (CA, " + (names().size()) + " parties, pairwise MAC keys) in " + dir;
+        }
+    }
+
+    private boolean complete() {
+        return Files.isRegularFile(truststore()) && Files.isRegularFile(dir.resolve("ca.p12"))
+                && names().stream().allMatch(n -> Files.isRegularFile(dir.resolve(n + ".p12")));
+    }
+
+    private static List<String> names() {
+        return Stream.concat(TestbedDeployment.layout(Configuration.III, List.of(1, 2, 3, 4, 5, 6, 7)).stream()
+                .map(TestbedDeployment.Node::name), Stream.of(TestbedDeployment.CLIENT)).toList();
+    }
+}

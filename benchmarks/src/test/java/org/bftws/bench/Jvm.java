@@ -1,0 +1,119 @@
+package org.bftws.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A main class of this module in its own JVM (-Xmx256m, this JVM's classpath), as the launcher runs it; its
+ * standard output and error are collected line by line. Tests stop what they start through this handle only.
+ */
+final class Jvm implements AutoCloseable {
+
+    private final Process process;
+    private final List<String> lines = new ArrayList<>();
+    private final Thread reader;
+
+    private Jvm(Process process) {
+        this.process = process;
+        this.reader = new Thread(this::read, "jvm-output");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    static Jvm start(Class<?> main, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(args);
+        return new Jvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    private void read() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                synchronized (lines) {
+                    lines.add(line);
+                    lines.notifyAll();
+                }
+            }
+        } catch (IOException e) {
+            // the process ended; what it printed so far is kept
+        }
+    }
+
+    /** Waits for a line matching {@code wanted}; fails the test with the output so far when none comes in time. */
+    String awaitLine(Predicate<String> wanted, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (lines) {
+            while (true) {
+                for (String l : lines) {
+                    if (wanted.test(l)) {
+                        return l;
+                    }
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || (!process.isAlive() && !reader.isAlive())) {
+                    throw new AssertionError("no such line after " + timeout.toSeconds() + " s; output:\n"
+                            + String.join("\n", lines));
+                }
+                TimeUnit.NANOSECONDS.timedWait(lines, Math.min(left, TimeUnit.MILLISECONDS.toNanos(200)));
+            }
+        }
+    }
+
+    /** Waits for the process to end and its output to be read; returns the exit status. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("still running after " + timeout.toSeconds() + " s; output:\n" + output());
+        }
+        reader.join(5_000);
+        return process.exitValue();
+    }
+
+    List<String> lines() {
+        synchronized (lines) {
+            return List.copyOf(lines);
+        }
+    }
+
+    String output() {
+        return String.join("\n", lines());
+    }
+
+    void closeInput() throws IOException {
+        process.getOutputStream().close();
+    }
+
+    /**
+     * SIGTERM, as a service manager would stop it (Ctrl-C sends SIGINT, which the JVM handles alike). Sent through
+     * the handle, because Process.destroy also closes our end of its output, and what it prints while stopping
+     * would be lost.
+     */
+    void terminate() {
+        process.toHandle().destroy();
+    }
+
+    /** Ends the process if a test left it running (SIGTERM, then SIGKILL after 10 s). */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.toHandle().destroy();
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.toHandle().destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.toHandle().destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

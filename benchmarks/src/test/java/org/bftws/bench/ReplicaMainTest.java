@@ -1,0 +1,136 @@
+package org.bftws.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code ./bftws replica}: which node it runs, where it listens, how it stops, and its errors. */
+class ReplicaMainTest {
+
+    @TempDir
+    Path dir;
+
+    private Path replicasXml(String profile, int port) throws IOException {
+        Path file = dir.resolve("replicas.xml");
+        Files.writeString(file, """
+                <replicas xmlns="urn:bftws:replicas:1">
+                  <keys truststore="keys/truststore.p12" storePassword="pw"/>
+                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="0">
+                    <security profile="%s"/>
+                    <node id="0" name="solo" serviceEndpoint="http://127.0.0.1:%d/axis2/services/EchoService"
+                          controlEndpoint="http://127.0.0.1:%d/axis2/services/BftControl"/>
+                  </group>
+                  <client name="client1"/>
+                </replicas>
+                """.formatted(profile, port, port));
+        return file;
+    }
+
+    /** Runs ReplicaMain in this JVM for a command line that must fail before any node starts. */
+    private static String failure(String... args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = ReplicaMain.run(ReplicaOptions.parse(args), new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, status);
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void anIdThatIsNotInTheGroupIsRefusedNamingTheNodesThereAre() throws Exception {
+        String err = failure("--id", "3", "--conf", replicasXml("none", 8080).toString());
+        assertTrue(err.contains("group EchoService has no agreement node with id 3 (ids 0..0); its nodes: solo"),
+                err);
+    }
+
+    @Test
+    void aMissingKeystoreIsRefusedWithTheAdviceToRunKeygen() throws Exception {
+        String err = failure("--name", "solo", "--conf", replicasXml("mac", 8080).toString());
+        assertTrue(err.contains("does not exist") && err.contains("keygen"), err);
+    }
+
+    @Test
+    void aMissingReplicasXmlIsRefusedNamingTheFile() {
+        String err = failure("--id", "0", "--conf", dir.resolve("nowhere.xml").toString());
+        assertTrue(err.contains("nowhere.xml does not exist"), err);
+    }
+
+    @Test
+    void theCommandLineMustNameExactlyOneNode() {
+        UsageException e = assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--conf",
+                "x.xml"}));
+        assertTrue(e.getMessage().contains("--id I or --name NAME"), e.getMessage());
+        assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--id", "0", "--name", "a"}));
+        assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--id", "zero"}));
+    }
+
+    @Test
+    void aLoopbackReplicaListensOnLoopbackOnlyAndStopsCleanlyAtTheEndOfItsInput() throws Exception {
+        int port = TestbedDeployment.freeLoopbackPort();
+        Path conf = replicasXml("none", port);
+        try (Jvm replica = Jvm.start(ReplicaMain.class, List.of("--id", "0", "--conf", conf.toString(),
+                "--run-dir", dir.resolve("run").toString()))) {
+            replica.awaitLine(l -> l.equals("ready solo " + port), Duration.ofSeconds(90));
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000);
+            }
+            Optional<InetAddress> other = nonLoopbackAddress();
+            if (other.isPresent()) {
+                assertThrows(IOException.class, () -> {
+                    try (Socket s = new Socket()) {
+                        s.connect(new InetSocketAddress(other.get(), port), 2_000);
+                    }
+                }, "the replica also accepts connections on " + other.get());
+            }
+            assertTrue(Files.isRegularFile(dir.resolve("run/repository/modules/addressing.mar")));
+            assertTrue(Files.isRegularFile(dir.resolve("run/repository/services/EchoService.aar")));
+            replica.closeInput();
+            assertEquals(0, replica.awaitExit(Duration.ofSeconds(30)), replica.output());
+            assertTrue(replica.lines().contains("stopped solo"), replica.output());
+        }
+    }
+
+    @Test
+    void aPortAlreadyInUseIsAClearStartupFailure() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Path conf = replicasXml("none", taken.getLocalPort());
+            try (Jvm replica = Jvm.start(ReplicaMain.class, List.of("--id", "0", "--conf", conf.toString(),
+                    "--run-dir", dir.resolve("run").toString()))) {
+                assertEquals(1, replica.awaitExit(Duration.ofSeconds(90)), replica.output());
+                assertTrue(replica.output().contains("replica: solo failed to start: cannot listen on 127.0.0.1:"
+                        + taken.getLocalPort()), replica.output());
+            }
+        }
+    }
+
+    private static Optional<InetAddress> nonLoopbackAddress() throws IOException {
+        for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (ni.isUp() && !ni.isLoopback()) {
+                for (InetAddress a : Collections.list(ni.getInetAddresses())) {
+                    if (a instanceof java.net.Inet4Address) {
+                        return Optional.of(a);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,71 @@
+package org.bftws.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.bftws.config.Configuration;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.KeyFileCheck;
+import org.bftws.config.NodeConfig;
+import org.bftws.config.NodeRole;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.config.ReplicasConfigReader;
+import org.bftws.config.SecurityProfile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The replicas.xml a testbed run writes is one the module's reader accepts, in every configuration. */
+class TestbedDeploymentTest {
+
+    @TempDir
+    Path dir;
+
+    private ReplicasConfig written(String... args) throws Exception {
+        TestbedOptions options = TestbedOptions.parse(args);
+        TestbedDeployment d = TestbedDeployment.write(options, dir, new TestbedKeys(dir.resolve("keys")));
+        return ReplicasConfigReader.read(d.file(), KeyFileCheck.none());
+    }
+
+    @Test
+    void configurationIHasFourAgreeExecuteReplicasOnDistinctLoopbackPortsWithTheChosenProfile() throws Exception {
+        GroupConfig g = written("--security", "wssec").groups().get(0);
+        assertEquals(1, g.f());
+        assertEquals(SecurityProfile.WSSEC, g.security().profile());
+        assertEquals(List.of(NodeRole.AGREE_EXECUTE), g.nodes().stream().map(NodeConfig::role).distinct().toList());
+        Set<Integer> ports = g.nodes().stream().map(n -> n.serviceEndpoint().getPort()).collect(Collectors.toSet());
+        assertEquals(4, ports.size());
+        assertTrue(g.nodes().stream().allMatch(n -> n.serviceEndpoint().getHost().equals("127.0.0.1")
+                && n.controlEndpoint().getPort() == n.serviceEndpoint().getPort()));
+        assertEquals(TestbedDeployment.GROUP_ENDPOINT, g.endpoint().toString());
+    }
+
+    @Test
+    void configurationsIIAndIIIGetTheirRolesAndUnreplicatedIsOneWsrmOnlyNode() throws Exception {
+        GroupConfig two = written("--config", "II").groups().get(0);
+        assertEquals(Configuration.II, two.configuration());
+        assertEquals(3, two.executionNodes().size());
+        assertEquals(4, two.agreementNodes().size());
+        GroupConfig three = written("--config", "III").groups().get(0);
+        assertEquals(7, three.nodes().size());
+        assertEquals(List.of("exec0", "exec1", "exec2"),
+                three.executionNodes().stream().map(NodeConfig::name).toList());
+        GroupConfig one = written("--unreplicated", "--security", "none").groups().get(0);
+        assertEquals(1, one.nodes().size());
+        assertTrue(one.wsrmOnly());
+    }
+
+    @Test
+    void theTestbedKeysCoverEveryNameAnyRunUses() throws Exception {
+        TestbedKeys keys = new TestbedKeys(dir.resolve("keys"));
+        assertTrue(keys.ensure().startsWith("created"));
+        assertTrue(keys.ensure().startsWith("kept"));
+        TestbedDeployment d = TestbedDeployment.write(TestbedOptions.parse(new String[] {"--config", "III"}), dir,
+                keys);
+        ReplicasConfigReader.read(d.file(), KeyFileCheck.all()); // throws if any key file were missing
+    }
+}

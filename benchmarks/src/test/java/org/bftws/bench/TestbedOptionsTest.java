@@ -1,0 +1,43 @@
+package org.bftws.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.bftws.config.Configuration;
+import org.bftws.config.SecurityProfile;
+import org.junit.jupiter.api.Test;
+
+/** {@code ./bftws testbed} options: the documented defaults, and a clear refusal for what cannot run. */
+class TestbedOptionsTest {
+
+    private static String refusal(String... args) {
+        return assertThrows(UsageException.class, () -> TestbedOptions.parse(args)).getMessage();
+    }
+
+    @Test
+    void defaultsAreConfigurationIMacOneClientAThousandRequestsOfTenElements() {
+        TestbedOptions o = TestbedOptions.parse(new String[0]);
+        assertEquals(Configuration.I, o.configuration());
+        assertEquals(SecurityProfile.MAC, o.security());
+        assertEquals(1, o.clients());
+        assertEquals(1000, o.requests());
+        assertEquals(10, o.size());
+        assertEquals(false, o.unreplicated());
+    }
+
+    @Test
+    void everyClientThreadGetsAtLeastOneWarmUpRequestToCreateItsSequence() {
+        assertEquals(8, TestbedOptions.parse(new String[] {"--clients", "8", "--warmup", "0"}).warmup());
+    }
+
+    @Test
+    void whatCannotRunIsRefusedSayingWhy() {
+        assertTrue(refusal("--tiers", "3").contains("not implemented yet"));
+        assertTrue(refusal("--unreplicated", "--crash", "primary").contains("--unreplicated runs one node"));
+        assertEquals("--clients must be between 1 and 256, not 0", refusal("--clients", "0"));
+        assertEquals("--security must be one of mac, wssec, none, not 'rsa'", refusal("--security", "rsa"));
+        assertEquals("--requests needs a value", refusal("--requests"));
+        assertEquals("unknown option --replicas", refusal("--replicas", "7"));
+    }
+}
