@@ -125,15 +125,24 @@ public final class ReplicaMain {
         }
     }
 
-    /** One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T}. */
+    /**
+     * One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T}, and for a
+     * replica of a BFT group its view, stable checkpoint and ordering counters; delivered counts executed requests.
+     */
     static String stats(ReplicaServer server, String name) {
         BftwsNode node = BftwsNode.of(server.context());
         long securityRefusals = SecurityRuntime.of(server.context()).refusals().total();
-        return "stats " + name + " delivered=" + node.destination().deliveredCount()
+        org.bftws.axis2.bft.BftReplica replica = node.replica();
+        long delivered = replica != null ? replica.invoker().executedRequests() : node.destination().deliveredCount();
+        String ordering = replica == null ? "" : " view=" + replica.manager().view() + " stable="
+                + replica.manager().stableCheckpoint() + " " + replica.counters().entrySet().stream()
+                        .map(e -> e.getKey().replace(' ', '-') + "=" + e.getValue())
+                        .collect(java.util.stream.Collectors.joining(" "));
+        return "stats " + name + " delivered=" + delivered
                 + " accepted=" + node.counters().accepted.get()
                 + " refused=" + node.counters().refused.get()
                 + " security-refusals=" + securityRefusals
-                + " retransmissions=" + node.counters().retransmissions.get();
+                + " retransmissions=" + node.counters().retransmissions.get() + ordering;
     }
 
     /**

@@ -55,10 +55,21 @@ final class ReplicaProcess {
         return r;
     }
 
-    /** The command line of a replica JVM running {@code replicaArgs} on this JVM's classpath. */
-    static List<String> javaCommand(String heap, List<String> replicaArgs) {
+    /**
+     * The command line of replica {@code name}'s JVM running {@code replicaArgs} on this JVM's classpath. Extra JVM
+     * options come from the environment variable {@code BFTWS_REPLICA_JAVA_OPTS} (space-separated), with
+     * {@code {name}} replaced by the replica's name: e.g. a Flight Recorder file per replica.
+     */
+    static List<String> javaCommand(String name, String heap, List<String> replicaArgs) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName()));
+                .toString(), "-Xmx" + heap));
+        String extra = System.getenv("BFTWS_REPLICA_JAVA_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            for (String option : extra.trim().split("\\s+")) {
+                command.add(option.replace("{name}", name));
+            }
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName()));
         command.addAll(replicaArgs);
         return command;
     }

@@ -112,7 +112,7 @@ public final class Testbed {
         for (TestbedDeployment.Node node : deployment.nodes()) {
             List<String> args = List.of("--name", node.name(), "--conf", deployment.file().toString(),
                     "--run-dir", runDir.resolve(node.name()).toString());
-            replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(REPLICA_HEAP, args),
+            replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP, args),
                     runDir.resolve(node.name() + ".log")));
         }
         StringBuilder ready = new StringBuilder();

@@ -301,6 +301,9 @@ public final class Replica implements Node {
 
     /** Bodies asked for and still missing after the fetch timeout are asked from every agreement node. */
     private void retryBodyFetches() {
+        if (!requests.awaitsBodies()) {
+            return; // the common case: nothing to scan on every tick
+        }
         for (Slot s : log.above(checkpoints.stableSeq())) {
             if (s.bodiesAskedAt >= 0 && now - s.bodiesAskedAt >= options.fetchTimeout() && s.wantedBatch() != null) {
                 s.bodiesAskedAt = -1;

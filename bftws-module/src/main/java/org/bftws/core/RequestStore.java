@@ -131,6 +131,11 @@ final class RequestStore {
         return slots == null ? Set.of() : slots;
     }
 
+    /** Whether some slot waits for a request body. */
+    boolean awaitsBodies() {
+        return !awaited.isEmpty();
+    }
+
     long committedNumber(String client) {
         return committed.getOrDefault(client, 0L);
     }
