@@ -80,7 +80,7 @@ public final class BftwsNode {
             BftReplica r = BftReplica.create(configuration, settings.replicas(), party, destination.pending(),
                     destination.replies(), destination.sequences(), source);
             if (r != null) {
-                destination.useTotalOrder(r.service(), r.invoker(), r.group().protocol().clientTimeout());
+                destination.useTotalOrder(r.service(), r.invoker(), r.group().protocol().clientTimeout(), r.executes());
                 r.start();
                 replica = r;
             }

@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.handlers.AbstractHandler;

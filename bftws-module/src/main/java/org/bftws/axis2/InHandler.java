@@ -85,6 +85,9 @@ public final class InHandler extends AbstractHandler {
         if (ControlService.NAME.equals(serviceName(mc))) {
             return acceptControl(seq, h.number(), mc, node);
         }
+        if (dest.orderingOnly(serviceName(mc))) {
+            return acceptForOrderingOnly(seq, h.number(), mc, node);
+        }
         switch (seq.accept(h.number())) {
             case NEW -> {
                 mc.getEnvelope().build();
@@ -133,6 +136,33 @@ public final class InHandler extends AbstractHandler {
             case BEYOND_WINDOW -> throw RmFault.beyondWindow(seq.id(), n, seq.deliveredUpTo(), node.settings().window());
             default -> throw new IllegalStateException("unhandled arrival");
         }
+    }
+
+    /**
+     * An agreement-only replica (Configurations II and III): it orders the request but never executes it, so it
+     * takes the request into ordering and acknowledges at once (202); the executors answer the client. A copy is
+     * handed to the core again, as PBFT wants for a client's retransmission.
+     */
+    private static InvocationResponse acceptForOrderingOnly(InboundSequence seq, long n, MessageContext mc,
+                                                            BftwsNode node) throws AxisFault {
+        org.bftws.axis2.bft.TotalOrderInvoker total = node.destination().totalOrderFor(seq.service());
+        switch (seq.accept(n)) {
+            case NEW -> {
+                seq.processedOnArrival(n);
+                node.counters().accepted.incrementAndGet();
+                total.submit(new org.bftws.axis2.delivery.PendingRequest(seq.id(), n, mc));
+            }
+            case DUPLICATE_PENDING, DUPLICATE_DELIVERED -> total.resubmit(
+                    new org.bftws.axis2.delivery.PendingRequest(seq.id(), n, mc));
+            case CLOSED -> throw RmFault.sequenceClosed(seq.id());
+            case BEYOND_WINDOW -> throw RmFault.beyondWindow(seq.id(), n, seq.deliveredUpTo(), node.settings().window());
+            default -> throw new IllegalStateException("unhandled arrival");
+        }
+        HttpExchange x = HttpExchange.of(mc);
+        if (x != null) {
+            x.answerNow(null);
+        }
+        return InvocationResponse.ABORT;
     }
 
     private static InvocationResponse fromCache(RmDestination dest, InboundSequence seq, long n, MessageContext mc)

@@ -39,6 +39,7 @@ public final class RmDestination {
     /** BFT mode: requests to the replicated service go to PBFT's total order instead of per-sequence order. */
     private volatile TotalOrderInvoker totalOrder;
     private volatile String replicatedService;
+    private volatile boolean orderingOnly;
     /** How long a replica holds an exchange for the replicated service: no longer than the client waits for it. */
     private volatile java.time.Duration replicatedHoldTimeout;
 
@@ -88,11 +89,18 @@ public final class RmDestination {
      * BFT mode: requests to {@code service} are ordered by PBFT through {@code invoker} (the paper's Total Order
      * Invoker) instead of being delivered in per-sequence order.
      */
-    public void useTotalOrder(String service, TotalOrderInvoker invoker, java.time.Duration clientTimeout) {
+    public void useTotalOrder(String service, TotalOrderInvoker invoker, java.time.Duration clientTimeout,
+                              boolean executes) {
+        this.orderingOnly = !executes;
         this.replicatedService = service;
         this.totalOrder = invoker;
         this.replicatedHoldTimeout = clientTimeout.compareTo(settings.holdTimeout()) < 0 ? clientTimeout
                 : settings.holdTimeout();
+    }
+
+    /** Whether this node only orders {@code service}'s requests and never executes them (Configurations II, III). */
+    public boolean orderingOnly(String service) {
+        return orderingOnly && totalOrderFor(service) != null;
     }
 
     /** The Total Order Invoker if requests to {@code service} are totally ordered, else null. */

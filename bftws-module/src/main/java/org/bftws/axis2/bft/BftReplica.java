@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BftReplica {
     private static final Logger LOG = LoggerFactory.getLogger(BftReplica.class);
+    /** Parameter marking the stand-in service an agreement-only node deploys for the replicated service. */
+    static final String ORDERING_ONLY = "bftws.orderingOnly";
 
     private final GroupConfig group;
     private final NodeDirectory directory;
@@ -78,7 +80,8 @@ public final class BftReplica {
         this.verifier = proofs;
         Node core = Node.create(self, membership, CoreOptions.options(group.protocol()));
         this.replies = new ReplyRouter(pending, envelopes);
-        this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences);
+        this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
+                membership.isExecutor(self));
         Map<Integer, String> endpoints = new TreeMap<>();
         for (int id = 0; id < directory.size(); id++) {
             NodeConfig n = group.node(directory.name(id));
@@ -111,6 +114,10 @@ public final class BftReplica {
             return null;
         }
         AxisService service = context.getAxisConfiguration().getService(group.service());
+        if (!group.node(name).role().executes()) {
+            // An agreement-only node orders the service's requests without running it: a stand-in takes them.
+            service = OrderingOnlyService.deploy(context.getAxisConfiguration(), group.service());
+        }
         if (service == null) {
             return null;
         }
@@ -132,6 +139,16 @@ public final class BftReplica {
         channels.stop();
         invoker.stop();
         replies.stop();
+    }
+
+    /** Whether this node executes the service's requests (false: it only orders them, Configurations II and III). */
+    public boolean executes() {
+        return group.node(directory.name(self)).role().executes();
+    }
+
+    /** The stand-in service an agreement-only node dispatches client requests to, or null when it executes. */
+    public org.apache.axis2.description.AxisOperation orderingOnlyOperation(AxisService service) {
+        return OrderingOnlyService.isStandIn(service) ? service.getOperation(OrderingOnlyService.ORDER) : null;
     }
 
     public GroupConfig group() {

@@ -47,11 +47,14 @@ public final class TotalOrderInvoker implements Runnable {
     private final ReplyCache envelopes;
     private final InboundSequences sequences;
     private final AtomicLong executed = new AtomicLong();
+    /** False on agreement-only nodes: requests are only ordered, never delivered here. */
+    private final boolean executes;
     private volatile TotalOrderManager manager;
     private volatile boolean running = true;
     private Thread thread;
 
-    TotalOrderInvoker(RequestContexts contexts, ReplyCache envelopes, InboundSequences sequences) {
+    TotalOrderInvoker(RequestContexts contexts, ReplyCache envelopes, InboundSequences sequences, boolean executes) {
+        this.executes = executes;
         this.contexts = contexts;
         this.state = new StateOperations(contexts, delivery);
         this.envelopes = envelopes;
@@ -70,7 +73,9 @@ public final class TotalOrderInvoker implements Runnable {
             return;
         }
         Request r = new Request(new RequestId(p.sequenceId(), p.messageNumber()), raw);
-        local.putIfAbsent(r.id(), new Local(p, r));
+        if (executes) {
+            local.putIfAbsent(r.id(), new Local(p, r));
+        }
         manager.onRequest(r);
     }
 

@@ -36,7 +36,7 @@ final class ReplyAuthenticator {
     ReplyAuthenticator(GroupConfig group, KeysConfig keys) {
         this.group = group;
         this.directory = NodeDirectory.of(group);
-        group.executionNodes().forEach(n -> byEndpoint.put(n.serviceEndpoint(), n));
+        group.nodes().forEach(n -> byEndpoint.put(n.serviceEndpoint(), n));
         if (!group.security().needsKeys()) {
             verifier = null;
         } else if (keys == null) {
@@ -59,14 +59,19 @@ final class ReplyAuthenticator {
         return directory;
     }
 
-    /** The core id of the execution node that serves {@code endpoint}; IllegalArgumentException when none does. */
+    /** The core id of the node that serves {@code endpoint}; IllegalArgumentException when none does. */
     int nodeAt(URI endpoint) {
         NodeConfig node = byEndpoint.get(endpoint);
         if (node == null) {
-            throw new IllegalArgumentException(endpoint + " is no execution node's endpoint in group "
-                    + group.service());
+            throw new IllegalArgumentException(endpoint + " is no node's endpoint in group " + group.service());
         }
         return directory.id(node.name()).orElseThrow();
+    }
+
+    /** Whether the node at {@code endpoint} executes requests (and so answers them); agreement-only nodes do not. */
+    boolean executes(URI endpoint) {
+        NodeConfig node = byEndpoint.get(endpoint);
+        return node != null && node.role().executes();
     }
 
     /**

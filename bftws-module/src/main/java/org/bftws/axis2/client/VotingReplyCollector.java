@@ -53,7 +53,7 @@ public final class VotingReplyCollector implements ReplyCollector {
     private boolean inconclusive;
 
     /**
-     * @param destinations the group's execution nodes this request was sent to; the eligible voters
+     * @param destinations the group's nodes this request was sent to; those that execute are the eligible voters
      * @param onDecision   told once when a result is accepted (the view clients learn, the operation's property)
      */
     public VotingReplyCollector(RequestId request, ReplyPolicy policy, List<URI> destinations,
@@ -67,7 +67,9 @@ public final class VotingReplyCollector implements ReplyCollector {
         this.nodes = List.copyOf(destinations);
         Set<Integer> eligible = new HashSet<>();
         for (URI node : nodes) {
-            eligible.add(authenticator.nodeAt(node));
+            if (authenticator.executes(node)) {
+                eligible.add(authenticator.nodeAt(node));
+            }
             status.put(node, "no final reply yet");
         }
         int f = authenticator.group().f();
@@ -80,6 +82,12 @@ public final class VotingReplyCollector implements ReplyCollector {
         synchronized (this) {
             if (settled()) {
                 counters.late.incrementAndGet();
+                return;
+            }
+            if (!authenticator.executes(reply.node())) {
+                // An agreement-only node (Configurations II, III) acknowledges the request; it never answers it.
+                status.put(reply.node(), "acknowledged (orders, does not execute)");
+                finished(reply.node());
                 return;
             }
         }

@@ -43,14 +43,34 @@ final class BftTestGroup implements AutoCloseable {
 
     private final Path dir;
     private final Path replicasXml;
-    final NodeServer[] nodes = new NodeServer[4];
-    private final int[] ports = new int[4];
-    private final Path[] axis2 = new Path[4];
+    final NodeServer[] nodes;
+    private final int[] ports;
+    private final Path[] axis2;
+    /** Node names in replicas.xml order (agreement nodes first, then Configuration III's execution nodes). */
+    final java.util.List<String> names;
     private final List<ConfigurationContext> clients = new ArrayList<>();
 
-    private BftTestGroup(Path dir, Path replicasXml) {
+    private BftTestGroup(Path dir, Path replicasXml, java.util.List<String> names) {
         this.dir = dir;
         this.replicasXml = replicasXml;
+        this.names = names;
+        this.nodes = new NodeServer[names.size()];
+        this.ports = new int[names.size()];
+        this.axis2 = new Path[names.size()];
+    }
+
+    /** The roles of a configuration's nodes (f=1): I four agree-execute; II three and one agree; III 4 + 3 execute. */
+    static java.util.List<String> roles(String configuration) {
+        return switch (configuration) {
+            case "II" -> java.util.List.of("agree-execute", "agree-execute", "agree-execute", "agree");
+            case "III" -> java.util.List.of("agree", "agree", "agree", "agree", "execute", "execute", "execute");
+            default -> java.util.List.of("agree-execute", "agree-execute", "agree-execute", "agree-execute");
+        };
+    }
+
+    /** Starts a group of {@code configuration} (I, II, III) with security {@code profile}. */
+    static BftTestGroup start(Path dir, String profile, String protocol, String configuration) throws Exception {
+        return start(dir, profile, protocol, -1, WrongRepliesHandler.class, false, configuration);
     }
 
     /** Starts four replicas with security {@code profile} (none, mac, wssec). */
@@ -72,18 +92,30 @@ final class BftTestGroup implements AutoCloseable {
     static BftTestGroup start(Path dir, String profile, String protocol, int byzantine,
                               Class<? extends org.apache.axis2.handlers.AbstractHandler> byzantineHandler,
                               boolean durable) throws Exception {
-        int[] ports = new int[4];
-        for (int i = 0; i < 4; i++) {
+        return start(dir, profile, protocol, byzantine, byzantineHandler, durable, "I");
+    }
+
+    static BftTestGroup start(Path dir, String profile, String protocol, int byzantine,
+                              Class<? extends org.apache.axis2.handlers.AbstractHandler> byzantineHandler,
+                              boolean durable, String configuration) throws Exception {
+        java.util.List<String> roles = roles(configuration);
+        int n = roles.size();
+        int[] ports = new int[n];
+        for (int i = 0; i < n; i++) {
             ports[i] = NodeServer.freePort();
         }
-        Path xml = writeReplicasXml(dir, profile, protocol, ports, durable);
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            names.add(roles.get(i).equals("execute") ? "exec" + (i - 4) : "replica" + i);
+        }
+        Path xml = writeReplicasXml(dir, profile, protocol, ports, durable, configuration, roles, names);
         if (!"none".equals(profile)) {
             new KeyGenerator(ReplicasConfigReader.read(xml, KeyFileCheck.none()), false).run();
         }
-        BftTestGroup g = new BftTestGroup(dir, xml);
+        BftTestGroup g = new BftTestGroup(dir, xml, names);
         try {
-            for (int i = 0; i < 4; i++) {
-                Path axis2 = axis2Xml(dir, "replica" + i, xml);
+            for (int i = 0; i < n; i++) {
+                Path axis2 = axis2Xml(dir, names.get(i), xml);
                 if (i == byzantine) {
                     Files.writeString(axis2, Files.readString(axis2).replace("<phase name=\"OperationOutPhase\"/>",
                             "<phase name=\"OperationOutPhase\"><handler name=\"Byzantine\" class=\""
@@ -91,9 +123,11 @@ final class BftTestGroup implements AutoCloseable {
                 }
                 g.ports[i] = ports[i];
                 g.axis2[i] = axis2;
-                g.nodes[i] = NodeServer.start(repository(dir.resolve("replica" + i)), axis2, ports[i]);
+                // An agreement-only node does not run the service (paper 3.3.2): its repository has no echo.
+                g.nodes[i] = NodeServer.start(repository(dir.resolve(names.get(i)), !roles.get(i).equals("agree")),
+                        axis2, ports[i]);
             }
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < n; i++) {
                 g.awaitReplica(i);
             }
         } catch (Exception e) {
@@ -114,19 +148,22 @@ final class BftTestGroup implements AutoCloseable {
             Thread.sleep(20);
         }
         if (node(i).replica() == null) {
-            throw new IllegalStateException("replica" + i + " did not start its replica role");
+            throw new IllegalStateException(names.get(i) + " did not start its replica role");
         }
     }
 
-    private static Path writeReplicasXml(Path dir, String profile, String protocol, int[] ports, boolean durable)
+    private static Path writeReplicasXml(Path dir, String profile, String protocol, int[] ports, boolean durable,
+                                         String configuration, java.util.List<String> roles, java.util.List<String> names)
             throws IOException {
         StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
-                + "<group service=\"EchoService\" endpoint=\"" + GROUP_ENDPOINT + "\" f=\"1\" configuration=\"I\""
-                + (durable ? " dataDirectory=\"data\"" : "") + ">\n"
+                + "<group service=\"EchoService\" endpoint=\"" + GROUP_ENDPOINT + "\" f=\"1\" configuration=\""
+                + configuration + "\"" + (durable ? " dataDirectory=\"data\"" : "") + ">\n"
                 + "<security profile=\"" + profile + "\" timestampTtl=\"5m\" clockSkew=\"1m\"/>\n" + protocol + "\n");
-        for (int i = 0; i < 4; i++) {
-            b.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
+        for (int i = 0; i < ports.length; i++) {
+            int id = roles.get(i).equals("execute") ? i - 4 : i;
+            b.append("<node id=\"").append(id).append("\" name=\"").append(names.get(i))
+                    .append("\" role=\"").append(roles.get(i))
                     .append("\" serviceEndpoint=\"http://127.0.0.1:").append(ports[i])
                     .append("/axis2/services/EchoService\" controlEndpoint=\"http://127.0.0.1:").append(ports[i])
                     .append("/axis2/services/BftControl\"/>\n");
@@ -137,12 +174,14 @@ final class BftTestGroup implements AutoCloseable {
         return file;
     }
 
-    private static Path repository(Path dir) throws IOException {
+    private static Path repository(Path dir, boolean withService) throws IOException {
         Path modules = Files.createDirectories(dir.resolve("modules"));
         Files.copy(Path.of("target", "axis2-modules", "addressing.mar"), modules.resolve("addressing.mar"),
                 StandardCopyOption.REPLACE_EXISTING);
         Files.createDirectories(dir.resolve("services"));
-        EchoServiceArchive.writeTo(dir.resolve("services"));
+        if (withService) {
+            EchoServiceArchive.writeTo(dir.resolve("services"));
+        }
         return dir;
     }
 
@@ -218,7 +257,7 @@ final class BftTestGroup implements AutoCloseable {
 
     /** Starts replica {@code i} again on its port, with its repository and (if any) its data directory. */
     void restart(int i) throws Exception {
-        nodes[i] = NodeServer.start(dir.resolve("replica" + i), axis2[i], ports[i]);
+        nodes[i] = NodeServer.start(dir.resolve(names.get(i)), axis2[i], ports[i]);
         awaitReplica(i);
     }
 
