@@ -58,11 +58,13 @@ final class ReplicaProcess {
     /**
      * The command line of replica {@code name}'s JVM running {@code replicaArgs} on this JVM's classpath. Extra JVM
      * options come from the environment variable {@code BFTWS_REPLICA_JAVA_OPTS} (space-separated), with
-     * {@code {name}} replaced by the replica's name: e.g. a Flight Recorder file per replica.
+     * {@code {name}} replaced by the replica's name: e.g. a Flight Recorder file per replica. A replica that runs out
+     * of memory exits rather than limping on with dead threads: the group tolerates a replica that is gone, and its
+     * data directory lets it be restarted.
      */
     static List<String> javaCommand(String name, String heap, List<String> replicaArgs) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap));
+                .toString(), "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError"));
         String extra = System.getenv("BFTWS_REPLICA_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
             for (String option : extra.trim().split("\\s+")) {

@@ -97,7 +97,7 @@ public final class ExecutionNode implements Node {
         stateTransfer.onTick(now);
         if (now - lastStatusTick >= options.statusPeriod()) {
             lastStatusTick = now;
-            out.toAllNodes(new Status(view, false, checkpoints.stableSeq(), execution.lastExecuted(), id));
+            out.toAllNodes(new Status(view, checkpoints.stableSeq(), execution.lastExecuted(), id));
         }
         return out.drain();
     }

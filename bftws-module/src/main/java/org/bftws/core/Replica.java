@@ -156,8 +156,10 @@ public final class Replica implements Node {
         stateTransfer.onTick(now);
         if (now - lastStatusTick >= options.statusPeriod()) {
             lastStatusTick = now;
-            out.toAllNodes(new Status(view, viewChanging,
-                    checkpoints.stableSeq(), lastExecuted(), id));
+            out.toAllNodes(viewChanging
+                    ? new Status(view, true, checkpoints.stableSeq(), lastExecuted(), id, viewChanges.targetView(),
+                            viewChanges.holders())
+                    : new Status(view, checkpoints.stableSeq(), lastExecuted(), id));
         }
         return out.drain();
     }

@@ -6,18 +6,29 @@ import java.util.Map;
 
 /**
  * Answers status messages: when a peer reports the same position twice in a row (it is stuck), this node resends
- * what the peer may lack: the new-view of the current view, its own view-change, the stable checkpoint's proof, its
- * own newer checkpoints, its own votes and the primary's pre-prepares for the slots above the peer's position, and the
- * batches it committed after the peer's position (which the peer takes once f+1 nodes vouch for them). Only the sender's own messages and transferable
- * (signed) ones of others are resent, so a receiver can authenticate all of them.
+ * what the peer may lack: the new-view of the current view, its own view-change (unless the peer's status says it
+ * holds it), the stable checkpoint's proof, its own newer checkpoints, its own votes and the primary's pre-prepares
+ * for the slots above the peer's position, and the batches it committed after the peer's position (which the peer
+ * takes once f+1 nodes vouch for them). Only the sender's own messages and transferable (signed) ones of others are
+ * resent, so a receiver can authenticate all of them.
+ *
+ * <p>A peer that stays stuck is answered less and less often: after every answer the number of identical statuses
+ * awaited before the next one doubles, up to {@link #MAX_BACKOFF}, and falls back to one when the peer moves. A peer
+ * that is merely slow (busy verifying what it already received) would otherwise get everything again every status
+ * period, which makes it slower still: on a loaded machine that feedback turned view changes into a storm of
+ * retransmitted view-changes, megabytes each.
  */
 final class StatusResponder {
 
     /** Slots resent per answer: enough to refill the in-flight window, bounded so one answer stays small. */
     private static final int MAX_SLOTS = 64;
+    /** The most identical statuses awaited between two answers to the same stuck peer. */
+    static final int MAX_BACKOFF = 16;
 
     private final Replica replica;
     private final Map<Integer, Status> last = new HashMap<>();
+    /** Per stuck peer: identical statuses seen since the last answer, and how many the next answer waits for. */
+    private final Map<Integer, int[]> backoff = new HashMap<>();
 
     StatusResponder(Replica replica) {
         this.replica = replica;
@@ -29,8 +40,15 @@ final class StatusResponder {
                 && previous.stableSeq() == st.stableSeq() && previous.view() == st.view()
                 && previous.viewChanging() == st.viewChanging();
         if (!stuck) {
+            backoff.remove(st.sender());
             return;
         }
+        int[] b = backoff.computeIfAbsent(st.sender(), k -> new int[] {0, 1});
+        if (++b[0] < b[1]) {
+            return;
+        }
+        b[0] = 0;
+        b[1] = Math.min(2 * b[1], MAX_BACKOFF);
         Membership membership = replica.membership;
         Outbox out = replica.out;
         int peer = st.sender();
@@ -52,8 +70,14 @@ final class StatusResponder {
 
     private void resendViewMessages(Status st) {
         ViewChangeProtocol vc = replica.viewChanges();
-        if (replica.viewChanging && vc.mine() != null) {
-            replica.out.toNode(st.sender(), vc.mine());
+        ViewChange mine = vc.mine();
+        if (replica.viewChanging && mine != null) {
+            // useless to a peer that holds it, or to one that entered or targets a later view than it announces
+            boolean useful = !st.holdsViewChangeOf(replica.id()) && (st.targetView() < mine.newView()
+                    || st.viewChanging() && st.targetView() == mine.newView());
+            if (useful) {
+                replica.out.toNode(st.sender(), mine);
+            }
         } else if (!replica.viewChanging && st.view() < replica.view() && vc.lastNewView() != null) {
             replica.out.toNode(st.sender(), vc.lastNewView());
         }

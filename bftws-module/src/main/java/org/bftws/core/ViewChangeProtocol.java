@@ -39,6 +39,13 @@ final class ViewChangeProtocol {
         return targetView;
     }
 
+    /** The nodes whose view-change for the target view (or a later one) this node holds. */
+    Set<Integer> holders() {
+        Set<Integer> nodes = new TreeSet<>();
+        latest.values().stream().filter(vc -> vc.newView() >= targetView).forEach(vc -> nodes.add(vc.sender()));
+        return nodes;
+    }
+
     ViewChange mine() {
         return mine;
     }

@@ -76,7 +76,9 @@ public final class CanonicalForm {
             out.writeLong(s.seq()).writeBytes(s.state());
             messages(s.proof(), out);
         } else if (m instanceof Status st) {
-            out.writeInt(st.view()).writeBoolean(st.viewChanging()).writeLong(st.stableSeq()).writeLong(st.lastExecuted());
+            out.writeInt(st.view()).writeBoolean(st.viewChanging()).writeLong(st.stableSeq()).writeLong(st.lastExecuted())
+                    .writeInt(st.targetView()).writeInt(st.viewChangesFrom().size());
+            st.viewChangesFrom().stream().sorted().forEach(out::writeInt);
         } else if (m instanceof Reply r) {
             out.writeString(r.request().client()).writeLong(r.request().number()).writeInt(r.view()).writeBytes(r.result());
         } else if (m instanceof CommittedBatch cb) {

@@ -96,7 +96,7 @@ final class MessageDecoder {
             case STATE_SNAPSHOT:
                 return stateSnapshot(in);
             case STATUS:
-                return new Status(view(in), in.bool(VIEW_CHANGING), seq(in, STABLE_SEQ), seq(in, LAST_EXECUTED), from(in));
+                return status(in);
             case REPLY: {
                 RequestId id = requestId(in);
                 int view = view(in);
@@ -259,6 +259,30 @@ final class MessageDecoder {
             throw in.problem("the bundle's payloads, results and states exceed " + limits.maxBundleBytes() + " bytes");
         }
         return bytes;
+    }
+
+    private Status status(XmlInput in) throws WireFormatException {
+        int view = view(in);
+        boolean changing = in.bool(VIEW_CHANGING);
+        long stable = seq(in, STABLE_SEQ);
+        long executed = seq(in, LAST_EXECUTED);
+        int target = in.integer(TARGET_VIEW, 0, Integer.MAX_VALUE);
+        if (changing ? target <= view : target != view) {
+            throw in.problem("targetView " + target + " with view " + view + (changing ? " while" : " without")
+                    + " changing views");
+        }
+        java.util.Set<Integer> holders = new java.util.TreeSet<>();
+        String list = in.optionalString(VIEW_CHANGES_FROM, limits.nodes() * 11);
+        if (list != null) {
+            for (String node : list.split(" ", -1)) {
+                if (!node.matches("0|[1-9][0-9]{0,9}") || Long.parseLong(node) >= limits.nodes()
+                        || !holders.add(Integer.parseInt(node))) {
+                    throw in.problem("viewChangesFrom='" + list + "' is not a list of distinct node numbers below "
+                            + limits.nodes() + " separated by single spaces");
+                }
+            }
+        }
+        return new Status(view, changing, stable, executed, from(in), target, holders);
     }
 
     private static int view(XmlInput in) throws WireFormatException {

@@ -102,6 +102,11 @@ final class MessageEncoder {
             e.addAttribute(VIEW_CHANGING, Boolean.toString(st.viewChanging()), null);
             attr(e, STABLE_SEQ, st.stableSeq());
             attr(e, LAST_EXECUTED, st.lastExecuted());
+            attr(e, TARGET_VIEW, st.targetView());
+            if (!st.viewChangesFrom().isEmpty()) {
+                e.addAttribute(VIEW_CHANGES_FROM, st.viewChangesFrom().stream().sorted().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(" ")), null);
+            }
         } else if (m instanceof Reply r) {
             e.addAttribute(CLIENT, r.request().client(), null);
             attr(e, NUMBER, r.request().number());

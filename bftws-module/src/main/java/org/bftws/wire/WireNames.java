@@ -28,6 +28,8 @@ public final class WireNames {
     static final String STABLE_DIGEST = "stableDigest";
     static final String VIEW_CHANGING = "viewChanging";
     static final String LAST_EXECUTED = "lastExecuted";
+    static final String TARGET_VIEW = "targetView";
+    static final String VIEW_CHANGES_FROM = "viewChangesFrom";
     static final String AFTER_SEQ = "afterSeq";
 
     private WireNames() {

@@ -108,6 +108,15 @@ final class XmlInput {
         return Digest.fromBytes(b);
     }
 
+    /** An optional attribute of at most {@code maxChars} characters, null when absent; never empty. */
+    String optionalString(String name, int maxChars) throws WireFormatException {
+        if (element.getAttributeValue(new javax.xml.namespace.QName(name)) == null) {
+            read.add(name);
+            return null;
+        }
+        return string(name, maxChars);
+    }
+
     /** An optional base64 attribute, null when absent. */
     byte[] optionalBytes(String name, int maxBytes) throws WireFormatException {
         String v = element.getAttributeValue(new javax.xml.namespace.QName(name));

@@ -95,7 +95,8 @@ class CanonicalFormTest {
 
     @Test
     void aStatusFlagIsPartOfTheBytes() {
-        assertDistinct(new Status(1, true, 0, 0, 1), new Status(1, false, 0, 0, 1));
+        assertDistinct(new Status(1, true, 0, 0, 1, 2, java.util.Set.of()), new Status(1, 0, 0, 1));
+        assertDistinct(new Status(1, true, 0, 0, 1, 2, java.util.Set.of(1)), new Status(1, true, 0, 0, 1, 2, java.util.Set.of(1, 2)));
     }
 
     private static void assertDistinct(Message a, Message b) {

@@ -142,6 +142,14 @@ class MalformedWireTest {
                         "pbft:Messages/pbft:StateSnapshot[1]: expected a pbft:State element, found pbft:Checkpoint"),
                 Arguments.of("a flag that is not a boolean", bundle("<pbft:Status view=\"1\" viewChanging=\"yes\" stableSeq=\"0\" lastExecuted=\"0\" from=\"1\"/>"),
                         "attribute viewChanging='yes' is neither true nor false"),
+                Arguments.of("a status whose target view is not ahead while changing views", bundle(status("true", "1", "")),
+                        "targetView 1 with view 1 while changing views"),
+                Arguments.of("a status naming a node twice among view-change holders", bundle(status("true", "2", " viewChangesFrom=\"1 1\"")),
+                        "viewChangesFrom='1 1' is not a list of distinct node numbers below 4"),
+                Arguments.of("a status naming a node outside the group among view-change holders", bundle(status("true", "2", " viewChangesFrom=\"0 4\"")),
+                        "viewChangesFrom='0 4' is not a list of distinct node numbers below 4"),
+                Arguments.of("a status with an empty list of view-change holders", bundle(status("true", "2", " viewChangesFrom=\"\"")),
+                        "attribute viewChangesFrom is empty"),
                 Arguments.of("an oversized signature", bundle(prepare(1, 5, D, 2, " sig=\"" + b64(new byte[1025]) + "\"")),
                         "sig holds more than 1024 bytes"),
                 Arguments.of("an empty signature", bundle(prepare(1, 5, D, 2, " sig=\"\"")), "attribute sig is empty"),
@@ -233,5 +241,10 @@ class MalformedWireTest {
             }
         }
         assertTrue(refused > 500, "most corruptions must be refused, were " + refused + " (decoded " + decoded + ")");
+    }
+
+    private static String status(String viewChanging, String targetView, String extra) {
+        return "<pbft:Status view=\"1\" viewChanging=\"" + viewChanging + "\" stableSeq=\"0\" lastExecuted=\"0\" targetView=\""
+                + targetView + "\" from=\"1\"" + extra + "/>";
     }
 }

@@ -106,7 +106,8 @@ final class SampleMessages {
                 new ForwardedRequests(reqs, 0),
                 new FetchState(256, 3),
                 new StateSnapshot(128, state, stableProof(128, STATE_128), 0),
-                new Status(1, true, 128, 140, 2),
+                new Status(1, true, 128, 140, 2, 3, java.util.Set.of(0, 2)),
+                new Status(4, 128, 140, 1),
                 new Reply(new RequestId("urn:uuid:4c1e8b0e-client-1", 9), 1, "<r>ok</r>".getBytes(StandardCharsets.UTF_8), 1),
                 new CommittedBatch(0, 7, batch(reqs), reqs, 0),
                 new FetchCommitted(99, 3));

@@ -211,6 +211,7 @@ public final class BftReplica {
         Map<String, Long> all = new TreeMap<>(manager.counters());
         counters.forEach((k, v) -> all.put(k, v.get()));
         all.put("PBFT bundles sent", channels.bundlesSent());
+        all.put("PBFT duplicates not queued", channels.duplicatesSkipped());
         all.put("PBFT bundle send failures", channels.sendFailures());
         all.put("requests executed", invoker.executedRequests());
         return all;

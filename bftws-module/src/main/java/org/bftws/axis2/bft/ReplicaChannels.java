@@ -1,12 +1,8 @@
 package org.bftws.axis2.bft;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.BlockingDeque;
-import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.axiom.om.OMAbstractFactory;
@@ -34,11 +30,13 @@ import org.slf4j.LoggerFactory;
  * them as one {@code pbft:Messages} SOAP message on the peer's control service, over this node's WS-RM sequence to
  * that peer. While one message is in flight the next ones gather: batching under load costs nothing at low load.
  * A peer that is down costs only its queue, bounded: PBFT's status exchange resends whatever matters once it is back.
+ * The queue holds each message once ({@link PeerQueue}): while a slow peer's bundle is in flight, the core's
+ * retransmissions would otherwise pile up copies of the same large messages.
  */
 final class ReplicaChannels {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaChannels.class);
     /** Messages kept for one peer that does not answer; older ones are dropped beyond this. */
-    private static final int QUEUE_LIMIT = 20_000;
+    private static final int QUEUE_LIMIT = 10_000;
     /** The WS-RM sequence key of PBFT traffic, apart from any application sequence to the same node. */
     static final String SEQUENCE_KEY = "bftws-pbft";
 
@@ -95,6 +93,11 @@ final class ReplicaChannels {
         return failures.get();
     }
 
+    /** Messages not queued again for a peer because the same one (or a newer status) was still waiting. */
+    long duplicatesSkipped() {
+        return peers.values().stream().mapToLong(p -> p.queue.duplicates()).sum();
+    }
+
     /** One peer: its queue, its sender thread and its ServiceClient on the node's own Axis2 configuration. */
     private final class Peer implements Runnable {
         private final int id;
@@ -103,7 +106,7 @@ final class ReplicaChannels {
         private final MessageSigner signer;
         private final SignatureCache cache;
         private final RmSource source;
-        private final BlockingDeque<Message> queue = new LinkedBlockingDeque<>();
+        private final PeerQueue queue = new PeerQueue(QUEUE_LIMIT);
         private final ServiceClient client;
         private volatile boolean running = true;
         private Thread thread;
@@ -130,10 +133,7 @@ final class ReplicaChannels {
         }
 
         void offer(Message m) {
-            queue.add(m);
-            while (queue.size() > QUEUE_LIMIT) {
-                queue.pollFirst();
-            }
+            queue.offer(m);
         }
 
         void start() {
@@ -153,14 +153,12 @@ final class ReplicaChannels {
         public void run() {
             int consecutiveFailures = 0;
             while (running) {
-                List<Message> bundle = new ArrayList<>();
+                List<Message> bundle = List.of();
                 try {
-                    Message first = queue.poll(1, TimeUnit.SECONDS);
-                    if (first == null) {
+                    bundle = queue.take(codec.limits().maxMessages(), 1_000);
+                    if (bundle.isEmpty()) {
                         continue;
                     }
-                    bundle.add(first);
-                    queue.drainTo(bundle, codec.limits().maxMessages() - 1);
                     send(bundle);
                     sent.incrementAndGet();
                     consecutiveFailures = 0;

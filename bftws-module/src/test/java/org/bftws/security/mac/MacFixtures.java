@@ -34,7 +34,7 @@ final class MacFixtures {
         Prepare p = new Prepare(0, 5, Digest.fromBytes(new byte[32]), 0);
         SignatureCache sigs = new SignatureCache(10);
         sigs.put(p, group.signer(0).sign(p));
-        List<Message> messages = List.of(p, new Status(0, false, 0, 4, 0));
+        List<Message> messages = List.of(p, new Status(0, 0, 4, 0));
         StringWriter w = new StringWriter();
         try {
             new BundleCodec(WireLimits.forGroup(group.group)).encode(messages, sigs, true,
