@@ -25,10 +25,12 @@ import org.bftws.config.ReplicasConfigReader;
  * @param attemptTimeout client side: how long one HTTP attempt may take before it counts as lost
  * @param replyCacheDepth replies kept per sequence (WS-RM-only mode): 1 suffices for one synchronous sender per
  *                       sequence, k for k threads sharing a sequence
+ * @param maxHeldExchanges HTTP exchanges held at once waiting for their reply; each parks one of the HTTP server's
+ *                       worker threads, so keep it well below their number (Axis2's SimpleHTTPServer: 100)
  */
 public record NodeSettings(ReplicasConfig replicas, int maxSequences, long window, Duration holdTimeout,
                            Duration retransmission, int maxRetransmissions, Duration attemptTimeout,
-                           int replyCacheDepth) {
+                           int replyCacheDepth, int maxHeldExchanges) {
 
     public static NodeSettings from(AxisModule module) {
         ProtocolConfig defaults = ProtocolConfig.defaults();
@@ -44,7 +46,8 @@ public record NodeSettings(ReplicasConfig replicas, int maxSequences, long windo
                 Integer.parseInt(value(module, "maxRetransmissions", Integer.toString(defaults.maxRetransmissions()))),
                 Duration.ofMillis(Long.parseLong(value(module, "attemptTimeoutMillis",
                         Long.toString(defaults.clientTimeout().toMillis())))),
-                Integer.parseInt(value(module, "replyCacheDepth", "8")));
+                Integer.parseInt(value(module, "replyCacheDepth", "8")),
+                Integer.parseInt(value(module, "maxHeldExchanges", "64")));
     }
 
     private static ReplicasConfig read(Path file) {

@@ -17,6 +17,8 @@ public final class RmCounters {
     public final AtomicLong duplicatesJoinedPending = new AtomicLong();
     public final AtomicLong refused = new AtomicLong();
     public final AtomicLong holdTimeouts = new AtomicLong();
+    /** Held exchanges answered early with the retry-later fault because too many were held. */
+    public final AtomicLong heldExchangesLetGo = new AtomicLong();
     public final AtomicLong retransmissions = new AtomicLong();
 
     @Override
@@ -24,6 +26,6 @@ public final class RmCounters {
         return "created=" + sequencesCreated + " controlCreated=" + controlSequencesCreated
                 + " terminated=" + sequencesTerminated + " accepted=" + accepted
                 + " cacheAnswers=" + duplicatesAnsweredFromCache + " joined=" + duplicatesJoinedPending
-                + " refused=" + refused + " holdTimeouts=" + holdTimeouts + " retransmissions=" + retransmissions;
+                + " refused=" + refused + " holdTimeouts=" + holdTimeouts + " heldLetGo=" + heldExchangesLetGo + " retransmissions=" + retransmissions;
     }
 }

@@ -7,6 +7,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.bft.TotalOrderInvoker;
 import org.bftws.axis2.delivery.DeliveryWorker;
+import org.bftws.axis2.delivery.HeldExchanges;
 import org.bftws.axis2.delivery.HttpExchange;
 import org.bftws.axis2.delivery.OrderingStep;
 import org.bftws.axis2.delivery.PendingRequest;
@@ -33,6 +34,7 @@ public final class RmDestination {
     private final ScheduledExecutorService timer;
     private final InboundSequences sequences;
     private final PendingRequests pending = new PendingRequests();
+    private final HeldExchanges held;
     private ReplyCache replies;
     private OrderingStep ordering = new SequenceOrderingStep();
     private DeliveryWorker worker;
@@ -49,6 +51,18 @@ public final class RmDestination {
         this.timer = timer;
         this.sequences = new InboundSequences(settings.maxSequences(), settings.window());
         this.replies = new LastReplyCache(settings.replyCacheDepth());
+        this.held = new HeldExchanges(settings.maxHeldExchanges());
+        // one sweep for every hold timeout: a timer task per exchange would keep each answered request's message
+        // context alive until its timeout, tens of thousands of them at a thousand requests a second
+        timer.scheduleWithFixedDelay(this::expireHeldExchanges, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** How often held exchanges are checked for their hold timeout. */
+    private static final long SWEEP_MILLIS = 100;
+
+    /** Exchanges parked waiting for a reply. */
+    public int heldExchanges() {
+        return held.size();
     }
 
     public InboundSequences sequences() {
@@ -197,19 +211,55 @@ public final class RmDestination {
     }
 
     private void holdWithTimeout(PendingRequest r, HttpExchange x) {
+        java.time.Duration hold = holdTimeoutFor(r);
+        for (HeldExchanges.Held h : held.hold(r, x, System.nanoTime() + hold.toNanos())) {
+            counters.heldExchangesLetGo.incrementAndGet();
+            LOG.debug("{}: more than {} exchanges held; answering the oldest, for {}, with a fault", r,
+                    held.limit(), h.request());
+            letGo(h, h.request() + " was not delivered yet and this node holds at most " + held.limit()
+                    + " waiting exchanges");
+        }
+    }
+
+    private java.time.Duration holdTimeoutFor(PendingRequest r) {
         InboundSequence seq = sequences.find(r.sequenceId()).orElse(null);
-        java.time.Duration hold = seq != null && totalOrderFor(seq.service()) != null ? replicatedHoldTimeout
-                : settings.holdTimeout();
-        timer.schedule(() -> {
-            if (!x.isAnswered()) {
-                r.removeExchange(x);
+        return seq != null && totalOrderFor(seq.service()) != null ? replicatedHoldTimeout : settings.holdTimeout();
+    }
+
+    private void expireHeldExchanges() {
+        try {
+            for (HeldExchanges.Held h : held.expire(System.nanoTime())) {
                 counters.holdTimeouts.incrementAndGet();
-                LOG.info("{} not delivered within {}; answering its exchange with a fault", r, settings.holdTimeout());
-                x.answer(FaultEnvelopes.serialise(r.message(), RmFault.notYetAvailable(r + " was not delivered within "
-                        + hold.toMillis() + " ms (it is still being ordered, or an earlier message of its sequence is "
-                        + "missing); retransmit it: once delivered it is answered from the reply cache")));
+                java.time.Duration hold = holdTimeoutFor(h.request());
+                LOG.info("{} not delivered within {}; answering its exchange with a fault", h.request(), hold);
+                letGo(h, h.request() + " was not delivered within " + hold.toMillis() + " ms");
             }
-        }, hold.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            LOG.warn("could not expire held exchanges: {}", e.toString(), e);
+        }
+    }
+
+    /**
+     * Answers a held exchange with the retry-later fault. A totally ordered request nobody waits for any more is
+     * forgotten here (it is ordered and executed all the same; the invoker rebuilds its message from its bytes), so
+     * a replica that fell behind keeps no message context for requests it cannot answer yet.
+     */
+    private void letGo(HeldExchanges.Held h, String why) {
+        PendingRequest r = h.request();
+        HttpExchange x = h.exchange();
+        if (x.isAnswered()) {
+            return;
+        }
+        r.removeExchange(x);
+        x.answer(FaultEnvelopes.serialise(r.message(), RmFault.notYetAvailable(why + " (it is still being ordered, "
+                + "or an earlier message of its sequence is missing); retransmit it: once delivered it is answered "
+                + "from the reply cache")));
+        InboundSequence seq = sequences.find(r.sequenceId()).orElse(null);
+        TotalOrderInvoker total = seq == null ? null : totalOrderFor(seq.service());
+        if (total != null && r.abandoned()) {
+            pending.remove(r);
+            total.release(r);
+        }
     }
 
     private synchronized void startWorker() {

@@ -175,6 +175,15 @@ public final class TotalOrderInvoker implements Runnable {
         return contexts.fromBytes(r.id(), r.payload());
     }
 
+    /**
+     * Nobody waits here for {@code p} any more: its message context is let go. If it is executed later, its message
+     * is built from its bytes, like a request that came from another replica.
+     */
+    public void release(PendingRequest p) {
+        local.computeIfPresent(new RequestId(p.sequenceId(), p.messageNumber()),
+                (id, l) -> l.pending() == p ? null : l);
+    }
+
     /** Forgets requests of a terminated sequence that were never ordered. */
     public void forget(String sequenceId) {
         local.keySet().removeIf(id -> id.client().equals(sequenceId));

@@ -3,8 +3,11 @@ package org.bftws.axis2.client;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
@@ -56,11 +59,23 @@ public final class MulticastSender extends AbstractHandler implements TransportS
 
     /** How long stop() lets transmissions in flight finish before it interrupts them. */
     static final long DRAIN_MILLIS = 2_000;
+    /**
+     * How long after a BFT group's vote is decided the exchanges still open with slower replicas are kept. Replicas
+     * that are merely a little slower answer within it and their pooled connections stay reusable; one that lags
+     * far behind would otherwise tie up a connection and a thread of this client per request for a whole attempt
+     * timeout. It has the request already (it was sent in full); only its reply is not waited for.
+     */
+    static final long ABANDON_AFTER_DECISION_MILLIS = 1_000;
 
     private final TransportOutDescription description = new TransportOutDescription("bftws-multicast");
     private final PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
     private final ExecutorService nodes = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "bftws-multicast");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ScheduledExecutorService abandoner = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "bftws-multicast-abandon");
         t.setDaemon(true);
         return t;
     });
@@ -120,11 +135,14 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         // node missing a message would hold back every later one, so they keep getting it)
         boolean stopWhenSettled = target.group() != null && !target.group().wsrmOnly();
         Transmission.Schedule schedule = new Transmission.Schedule(backoff, attemptMillis, stopWhenSettled);
+        List<Transmission> transmissions = new ArrayList<>();
         if (target.destinations().size() == 1) {
             new Transmission(http, target.destinations().get(0), message, schedule, collector, counters).run();
         } else {
             for (URI node : target.destinations()) {
-                nodes.execute(new Transmission(http, node, message, schedule, collector, counters));
+                Transmission t = new Transmission(http, node, message, schedule, collector, counters);
+                transmissions.add(t);
+                nodes.execute(t);
             }
         }
         NodeReply reply;
@@ -138,8 +156,20 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             throw new AxisFault("bftws: no reply decided for the request to " + target.address() + ": "
                     + collector.whyUndecided());
         }
+        if (stopWhenSettled && !transmissions.isEmpty()) {
+            abandonLater(transmissions);
+        }
         handOver(mc, reply);
         return InvocationResponse.CONTINUE;
+    }
+
+    private void abandonLater(List<Transmission> transmissions) {
+        try {
+            abandoner.schedule(() -> transmissions.forEach(Transmission::abandon), ABANDON_AFTER_DECISION_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            transmissions.forEach(Transmission::abandon);
+        }
     }
 
     private Backoff backoffFor(Target target) {
@@ -211,6 +241,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     public void stop() {
         // Let messages in flight reach the replicas that have not answered yet (a vote needs only f+1, so the last
         // replicas' copy of, say, a TerminateSequence is usually still on its way), but only briefly.
+        abandoner.shutdownNow();
         nodes.shutdown();
         try {
             if (!nodes.awaitTermination(DRAIN_MILLIS, TimeUnit.MILLISECONDS)) {

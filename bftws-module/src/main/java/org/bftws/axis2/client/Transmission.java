@@ -59,6 +59,9 @@ final class Transmission implements Runnable {
     private final Schedule schedule;
     private final ReplyCollector collector;
     private final RmCounters counters;
+    /** The attempt in flight, so {@link #abandon()} can cut it short. */
+    private volatile HttpPost current;
+    private volatile boolean abandoned;
 
     Transmission(CloseableHttpClient http, URI node, Message message, Schedule schedule, ReplyCollector collector,
                  RmCounters counters) {
@@ -70,13 +73,25 @@ final class Transmission implements Runnable {
         this.counters = counters;
     }
 
+    /**
+     * Stops waiting for this node: the vote was decided without it. An attempt in flight is aborted (its connection
+     * is closed, not returned to the pool) and nothing is sent again.
+     */
+    void abandon() {
+        abandoned = true;
+        HttpPost p = current;
+        if (p != null) {
+            p.abort();
+        }
+    }
+
     @Override
     public void run() {
         String lastProblem = "not sent";
         Backoff backoff = schedule.backoff();
         for (int attempt = 0; ; attempt++) {
             if (attempt > 0) {
-                if (schedule.stopWhenSettled() && collector.settled()) {
+                if (abandoned || schedule.stopWhenSettled() && collector.settled()) {
                     LOG.debug("{}: decided without {}, no retransmission after: {}", message.number(), node,
                             lastProblem);
                     return;
@@ -113,8 +128,14 @@ final class Transmission implements Runnable {
                 collector.failed(node, e.getMessage());
                 return;
             } catch (IOException | RuntimeException e) {
+                if (abandoned) {
+                    LOG.debug("{}: decided without {}; stopped waiting for it", message.number(), node);
+                    return;
+                }
                 lastProblem = e.toString();
                 LOG.debug("attempt {} to {} failed: {}", attempt, node, e.toString());
+            } finally {
+                current = null;
             }
         }
     }
@@ -126,6 +147,10 @@ final class Transmission implements Runnable {
         post.setEntity(new ByteArrayEntity(message.body(), ContentType.parse(message.contentType())));
         if (message.soapAction() != null) {
             post.setHeader("SOAPAction", message.soapAction());
+        }
+        current = post;
+        if (abandoned) {
+            throw new IOException("abandoned: the vote was decided without this node");
         }
         try (CloseableHttpResponse response = http.execute(post)) {
             HttpEntity entity = response.getEntity();

@@ -48,7 +48,8 @@ public final class HttpExchange {
         try {
             write(reply);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("could not write the reply to the waiting HTTP exchange (client gone?): {}", e.toString());
+            // expected with BFT clients: once f+1 replicas agreed they stop waiting for the slower ones
+            LOG.debug("could not write the reply to the waiting HTTP exchange (client gone?): {}", e.toString());
         } finally {
             RequestResponseTransport control =
                     (RequestResponseTransport) message.getProperty(RequestResponseTransport.TRANSPORT_CONTROL);

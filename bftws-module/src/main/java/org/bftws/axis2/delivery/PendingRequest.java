@@ -50,6 +50,11 @@ public final class PendingRequest {
         exchanges.remove(exchange);
     }
 
+    /** Whether no exchange waits for this request any more (and none was answered with its reply yet). */
+    public synchronized boolean abandoned() {
+        return !closed && exchanges.isEmpty();
+    }
+
     /** Closes the request to new exchanges and returns those waiting. */
     public synchronized List<HttpExchange> close() {
         closed = true;
