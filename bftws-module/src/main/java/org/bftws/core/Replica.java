@@ -400,7 +400,14 @@ public final class Replica implements Node {
 
     /** A backup prepares only requests it holds: then a prepared batch can always be executed. */
     private void sendPrepareIfReady(Slot s) {
-        if (s.prepareSent || isPrimary()) {
+        if (s.prepareSent) {
+            return;
+        }
+        if (isPrimary()) {
+            // A new primary re-proposes batches that others prepared; it may never have received their requests
+            // (it was down, and their clients got their replies and stopped resending). Without the bodies it can
+            // never prepare, so never commit, what it proposed itself: it fetches them like a backup would.
+            haveBodies(s, -1);
             return;
         }
         if (!haveBodies(s, s.prePrepare.sender())) {

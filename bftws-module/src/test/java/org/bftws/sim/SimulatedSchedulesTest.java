@@ -34,6 +34,20 @@ class SimulatedSchedulesTest {
         assertEquals("", failures, "replay with ./bftws sim --seed S");
     }
 
+    /**
+     * Schedules beyond the first thousand that once got stuck, kept as regressions. 35705: three nodes crash and
+     * restart from disk while the Byzantine primary is silent; the new primary re-proposes a batch it never received
+     * (its client already had its reply and stopped resending), and before the fix it never fetched the requests,
+     * so it could not prepare what it had proposed itself.
+     */
+    @Test
+    void aNewPrimaryFetchesTheRequestsOfABatchItReproposesWithoutHoldingThem() {
+        for (long seed : new long[] {35705}) {
+            Simulation.Result r = Simulation.run(seed, false);
+            assertEquals(true, r.ok(), "seed " + seed + ": " + r.violations() + " stuck: " + r.stuck());
+        }
+    }
+
     @Test
     void theSchedulesCoverEveryFaultKindAndEveryConfiguration() {
         Map<Behavior, Integer> behaviors = new EnumMap<>(Behavior.class);
