@@ -154,6 +154,11 @@ public final class BftReplica {
         return manager;
     }
 
+    /** Checkpoint, state transfer and view change timings of this replica. */
+    public Measurements measurements() {
+        return manager.measurements();
+    }
+
     BundleCodec codec() {
         return codec;
     }
