@@ -39,6 +39,8 @@ public final class RmDestination {
     /** BFT mode: requests to the replicated service go to PBFT's total order instead of per-sequence order. */
     private volatile TotalOrderInvoker totalOrder;
     private volatile String replicatedService;
+    /** BFT mode is due for this service (this node is one of its replicas) but its ordering has not started yet. */
+    private volatile String expectedReplicatedService;
     /** How long a replica holds an exchange for the replicated service: no longer than the client waits for it. */
     private volatile java.time.Duration replicatedHoldTimeout;
 
@@ -93,6 +95,19 @@ public final class RmDestination {
         this.totalOrder = invoker;
         this.replicatedHoldTimeout = clientTimeout.compareTo(settings.holdTimeout()) < 0 ? clientTimeout
                 : settings.holdTimeout();
+    }
+
+    /**
+     * This node is a replica of {@code service}'s group: until {@link #useTotalOrder} its requests must not be
+     * delivered in plain WS-RM order (that would execute them outside PBFT's total order on this replica).
+     */
+    public void expectTotalOrder(String service) {
+        this.expectedReplicatedService = service;
+    }
+
+    /** True while requests to {@code service} await the replica role's start (they are to be retried later). */
+    public boolean awaitingTotalOrder(String service) {
+        return totalOrder == null && service != null && service.equals(expectedReplicatedService);
     }
 
     /** The Total Order Invoker if requests to {@code service} are totally ordered, else null. */
