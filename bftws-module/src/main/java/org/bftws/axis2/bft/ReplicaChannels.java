@@ -17,10 +17,12 @@ import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.client.ClientSequences;
+import org.bftws.axis2.client.MulticastSender;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
+import org.bftws.rm.Backoff;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
 import org.bftws.wire.SignatureCache;
@@ -41,6 +43,12 @@ final class ReplicaChannels {
     private static final int QUEUE_LIMIT = 20_000;
     /** The WS-RM sequence key of PBFT traffic, apart from any application sequence to the same node. */
     static final String SEQUENCE_KEY = "bftws-pbft";
+    /**
+     * WS-RM retransmission of a bundle: twice, soon. PBFT resends what matters itself (status exchange); with the
+     * group's schedule (8 retransmissions, minutes of backoff) the channel to a crashed peer stayed blocked on one
+     * old bundle long after the peer restarted, and the restarted peer heard nothing from this node meanwhile.
+     */
+    private static final Backoff PEER_BACKOFF = Backoff.of(java.time.Duration.ofMillis(250), 2);
 
     private final int self;
     private final Membership membership;
@@ -125,6 +133,7 @@ final class ReplicaChannels {
             options.setTo(new EndpointReference(endpoint));
             options.setAction(ControlService.ACTION);
             options.setProperty(RmSource.SEQUENCE_KEY, SEQUENCE_KEY);
+            options.setProperty(MulticastSender.BACKOFF, PEER_BACKOFF);
             options.setTimeOutInMilliSeconds(30_000);
             client.setOptions(options);
         }
