@@ -200,6 +200,7 @@ public final class BftReplica {
         counters.forEach((k, v) -> all.put(k, v.get()));
         all.put("PBFT bundles sent", channels.bundlesSent());
         all.put("PBFT bundle send failures", channels.sendFailures());
+        all.put("PBFT messages without known signatures", channels.unsignableMessages());
         all.put("requests executed", invoker.executedRequests());
         return all;
     }

@@ -55,6 +55,7 @@ final class ReplicaChannels {
     private final Map<Integer, Peer> peers = new TreeMap<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong unsignable = new AtomicLong();
 
     ReplicaChannels(ConfigurationContext context, int self, Membership membership, Map<Integer, String> controlEndpoints,
                     BundleCodec codec, MessageSigner signer, SignatureCache cache, RmSource source) {
@@ -101,6 +102,11 @@ final class ReplicaChannels {
 
     long sendFailures() {
         return failures.get();
+    }
+
+    /** Messages left out of a bundle because a signature they embed is no longer known here. */
+    long unsignableMessages() {
+        return unsignable.get();
     }
 
     /** One peer: its queue, its sender thread and its ServiceClient on the node's own Axis2 configuration. */
@@ -193,9 +199,38 @@ final class ReplicaChannels {
                     signer.signOwnParts(m, cache);
                 }
             }
-            OMElement body = codec.encode(bundle, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+            OMElement body;
+            try {
+                body = codec.encode(bundle, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+            } catch (IllegalStateException unsignable) {
+                // A message embeds another node's message whose signature this node no longer holds (e.g. the
+                // current view's new-view, whose view-changes carry checkpoint proofs older than the stable
+                // checkpoint). It cannot travel, but the rest of the bundle must: losing it whole, again at every
+                // status exchange, cut a lagging peer off from this node.
+                List<Message> sendable = withoutUnsignable(bundle);
+                if (sendable.isEmpty()) {
+                    return;
+                }
+                body = codec.encode(sendable, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+            }
             client.sendRobust(body);
             client.cleanupTransport();
+        }
+
+        private List<Message> withoutUnsignable(List<Message> bundle) {
+            List<Message> sendable = new ArrayList<>(bundle.size());
+            for (Message m : bundle) {
+                try {
+                    codec.encode(List.of(m), cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+                    sendable.add(m);
+                } catch (IllegalStateException e) {
+                    long n = unsignable.incrementAndGet();
+                    if (Long.bitCount(n) == 1) { // 1st, 2nd, 4th, 8th ...: visible, never a flood
+                        LOG.warn("PBFT message {} to node {} not sent: {} [{} so far]", m, id, e.getMessage(), n);
+                    }
+                }
+            }
+            return sendable;
         }
 
         private void pause(long millis) {
