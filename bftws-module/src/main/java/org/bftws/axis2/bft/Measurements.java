@@ -36,7 +36,7 @@ public final class Measurements {
 
     /** What is timed. */
     public enum Kind {
-        CHECKPOINT("checkpoint"), STABLE("stable"), STATE_TRANSFER("transfer"), NEW_VIEW("new-view"),
+        CHECKPOINT("checkpoint"), STABLE("until-stable"), STATE_TRANSFER("transfer"), NEW_VIEW("new-view"),
         VIEW_CHANGE("view-change");
 
         private final String label;

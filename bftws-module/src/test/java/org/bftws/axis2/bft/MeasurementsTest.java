@@ -101,7 +101,7 @@ class MeasurementsTest {
         m.observe(List.of(send(new NewView(1, List.of(), List.of(), 2)), new Output.ViewInstalled(1, 2)), 0);
         assertEquals(0, summary(Measurements.Kind.NEW_VIEW).count());
         String line = m.describe();
-        assertTrue(line.startsWith("checkpoint=0/-/-/-/- stable=0/-/-/-/- transfer=0/-/-/-/- new-view=0/-/-/-/- "
+        assertTrue(line.startsWith("checkpoint=0/-/-/-/- until-stable=0/-/-/-/- transfer=0/-/-/-/- new-view=0/-/-/-/- "
                 + "view-change=1/300.00/300.00/300.00/300.00 "), line);
         assertTrue(line.endsWith(" checkpoint-bytes=-1 transfer-bytes=-1"), line);
     }
