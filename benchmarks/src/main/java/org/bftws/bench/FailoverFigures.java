@@ -56,8 +56,14 @@ final class FailoverFigures {
             return;
         }
         out.printf(Locale.ROOT, "failover: median %.0f ms, worst %.0f ms over %d kills (%d without a reply); target %d"
-                + " ms: %s%n", ok.get(ok.size() / 2), ok.get(ok.size() - 1), client.size(), client.size() - ok.size(),
+                + " ms: %s%n", median(ok), ok.get(ok.size() - 1), client.size(), client.size() - ok.size(),
                 (int) TARGET_MS, ok.size() == client.size() && ok.get(ok.size() - 1) <= TARGET_MS ? "met" : "missed");
+    }
+
+    /** The median of sorted values: the mean of the middle two when their number is even. */
+    static double median(List<Double> sorted) {
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /**

@@ -47,4 +47,19 @@ class MeasureOptionsTest {
         assertEquals(8100, t.checkpointBytes());
         assertEquals("7.9 KB", ReplicaTimings.bytes(t.checkpointBytes()));
     }
+
+    @Test
+    void theFailoverMedianOfAnEvenNumberOfKillsIsTheMeanOfTheMiddleTwo() {
+        assertEquals(3_000, FailoverFigures.median(List.of(1_000.0, 2_000.0, 4_000.0, 9_000.0)));
+        assertEquals(2_000, FailoverFigures.median(List.of(1_000.0, 2_000.0, 9_000.0)));
+    }
+
+    @Test
+    void theViewChangeExperimentFillsTheLogToKMinusOneSlotsWhereverItStands() {
+        assertEquals(49, ViewChangeFigures.slotsToAdd(0, 50));
+        assertEquals(0, ViewChangeFigures.slotsToAdd(49, 50));
+        assertEquals(9, ViewChangeFigures.slotsToAdd(40, 50));
+        assertEquals(49, ViewChangeFigures.slotsToAdd(50, 50)); // a whole interval not yet stable: the next one
+        assertEquals(5, ViewChangeFigures.slotsToAdd(3, 9));
+    }
 }
