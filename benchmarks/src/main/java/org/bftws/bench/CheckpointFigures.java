@@ -19,7 +19,7 @@ final class CheckpointFigures {
     }
 
     static void run(MeasureOptions options, PrintStream out) throws Exception {
-        List<Integer> sizes = options.quick() ? List.of(0, 10_000) : List.of(0, 1_000, 10_000, 127_000);
+        List<Integer> sizes = options.sizes(List.of(0, 1_000, 10_000, 127_000), List.of(0, 10_000));
         int requests = options.quick() ? 30 : 60;
         out.println("checkpoint latency and time to stable (Fig. 9): checkpoint every " + INTERVAL + " requests, "
                 + requests + " appends from one client, view change timeout 10 s (no fault)");

@@ -18,7 +18,7 @@ final class TransferFigures {
     }
 
     static void run(MeasureOptions options, PrintStream out) throws Exception {
-        List<Integer> sizes = options.quick() ? List.of(0, 10_000) : List.of(0, 1_000, 10_000, 127_000);
+        List<Integer> sizes = options.sizes(List.of(0, 1_000, 10_000, 127_000), List.of(0, 10_000));
         out.println("state transfer latency (Fig. 10): a backup killed, " + (3 * INTERVAL)
                 + " appends without it, restarted empty while one client goes on; checkpoint every " + INTERVAL);
         out.println("| state elements | state size | transfers | first FetchState to state installed, ms | max |"

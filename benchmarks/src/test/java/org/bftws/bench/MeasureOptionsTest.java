@@ -62,4 +62,16 @@ class MeasureOptionsTest {
         assertEquals(49, ViewChangeFigures.slotsToAdd(50, 50)); // a whole interval not yet stable: the next one
         assertEquals(5, ViewChangeFigures.slotsToAdd(3, 9));
     }
+
+    @Test
+    void elementsChooseTheStateSizesOfCheckpointAndTransferAndBadSizesAreRefused() {
+        MeasureOptions o = MeasureOptions.parse(new String[] {"transfer", "--quick", "--elements", "0,100000"});
+        assertEquals(List.of(0, 100_000), o.sizes(List.of(1), List.of(2)));
+        assertEquals(List.of(2), MeasureOptions.parse(new String[] {"transfer", "--quick"}).sizes(List.of(1), List.of(2)));
+        assertEquals(List.of(1), MeasureOptions.parse(new String[] {"transfer"}).sizes(List.of(1), List.of(2)));
+        UsageException bad = assertThrows(UsageException.class,
+                () -> MeasureOptions.parse(new String[] {"transfer", "--elements", "10k"}));
+        assertTrue(bad.getMessage().contains("--elements"), bad.getMessage());
+        assertThrows(UsageException.class, () -> MeasureOptions.parse(new String[] {"transfer", "--elements", "-1"}));
+    }
 }
