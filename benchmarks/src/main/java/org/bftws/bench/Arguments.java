@@ -17,6 +17,16 @@ final class Arguments {
         return next < args.length;
     }
 
+    /** The next argument, not consumed. */
+    String peek() {
+        return args[next];
+    }
+
+    /** The next argument, a word that is not an option (a sub-command's subject). */
+    String word() {
+        return args[next++];
+    }
+
     /** The next option name; a word that is not an option is refused. */
     String option() {
         String a = args[next++];

@@ -101,7 +101,10 @@ public final class ReplicaMain {
         return 0;
     }
 
-    /** 'stats' prints the node's counters; 'stop' or the end of input stops the node. */
+    /**
+     * 'stats' prints the node's counters, 'state' and 'entries' the echo sample's state, 'measurements' the replica's
+     * recovery timings; 'stop' or the end of input stops the node.
+     */
     private static void serveStdin(ReplicaServer server, String name, PrintStream out, PrintStream err) {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
@@ -111,11 +114,16 @@ public final class ReplicaMain {
                         out.println(stats(server, name));
                         out.flush();
                     }
+                    case "state", "entries", "measurements" -> {
+                        out.println(answer(line.trim(), server, name));
+                        out.flush();
+                    }
                     case "stop" -> {
                         return;
                     }
                     case "" -> { }
-                    default -> err.println("replica: unknown command '" + line.trim() + "' (stats, stop)");
+                    default -> err.println("replica: unknown command '" + line.trim()
+                            + "' (stats, state, entries, measurements, stop)");
                 }
             }
             err.println("replica: standard input closed: stopping " + name
@@ -143,6 +151,29 @@ public final class ReplicaMain {
                 + " refused=" + node.counters().refused.get()
                 + " security-refusals=" + securityRefusals
                 + " retransmissions=" + node.counters().retransmissions.get() + ordering;
+    }
+
+    /**
+     * {@code state NAME count=C digest=D} (the echo sample's appends and their running digest), {@code entries NAME
+     * V1,V2,...} (the appended values in order) or {@code measurements NAME view=V stable=S executed=E TIMINGS}
+     * (see {@link org.bftws.axis2.bft.Measurements#describe()}); {@code COMMAND NAME unavailable: WHY} otherwise.
+     */
+    static String answer(String command, ReplicaServer server, String name) {
+        try {
+            if (command.equals("measurements")) {
+                org.bftws.axis2.bft.BftReplica replica = BftwsNode.of(server.context()).replica();
+                if (replica == null) {
+                    return command + " " + name + " unavailable: not a replica of a BFT group";
+                }
+                return command + " " + name + " view=" + replica.manager().view() + " stable="
+                        + replica.manager().stableCheckpoint() + " executed=" + replica.manager().lastExecuted() + " "
+                        + replica.measurements().describe();
+            }
+            EchoStateProbe.Reading r = EchoStateProbe.read(server.context());
+            return command.equals("state") ? EchoStateProbe.stateLine(name, r) : EchoStateProbe.entriesLine(name, r);
+        } catch (AxisFault | RuntimeException e) {
+            return command + " " + name + " unavailable: " + rootMessage(e);
+        }
     }
 
     /**

@@ -21,7 +21,8 @@ record ReplicaOptions(Integer id, String name, Path conf, String group, Path ser
                                    [--services DIR] [--run-dir DIR] [--ignore-stdin]
               runs one node of replicas.xml on the port of its endpoints (loopback hosts: bound to loopback only);
               prints 'ready NAME PORT' once it serves; stops on SIGTERM, Ctrl-C, 'stop' or end of standard input
-              (unless --ignore-stdin); 'stats' on standard input prints its counters.
+              (unless --ignore-stdin); on standard input 'stats' prints its counters, 'measurements' its checkpoint,
+              state transfer and view change timings, 'state' and 'entries' the echo sample's state.
               --id I          the agreement node with id I (--name for Configuration III execution nodes)
               --group SERVICE the group of that service, when replicas.xml has several
               --services DIR  deploy the .aar archives of DIR instead of the echo sample

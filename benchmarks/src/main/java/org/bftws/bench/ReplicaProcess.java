@@ -23,19 +23,25 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * One replica JVM the testbed started ({@link ReplicaMain}): its output goes line by line to its log file while
- * this watches for {@code ready NAME PORT} and answers to {@code stats}. Its standard input stays open: closing it
+ * this watches for {@code ready NAME PORT} and the answers to its standard-input commands. Its standard input stays open: closing it
  * (or this JVM dying) stops the replica, so no replica outlives the testbed. Only this process is ever signalled.
  */
 final class ReplicaProcess {
 
     private static final int TAIL_LINES = 30;
+    /** The commands of {@link ReplicaMain}'s standard input that answer with one line. */
+    private static final List<String> ANSWERS = List.of("stats", "state", "entries", "measurements");
+    /** Answers too long or too frequent for the log (a fault test reads every replica's state many times). */
+    private static final List<String> QUIET_ANSWERS = List.of("state", "entries");
 
     private final String name;
     private final Process process;
     private final Path log;
     private final OutputStream stdin;
     private final CompletableFuture<Integer> ready = new CompletableFuture<>();
-    private final BlockingQueue<String> stats = new LinkedBlockingQueue<>();
+    /** Answers to commands on its standard input: lines {@code COMMAND NAME ...}. */
+    private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+    private final Object questions = new Object();
     private final Deque<String> tail = new ArrayDeque<>();
 
     private ReplicaProcess(String name, Process process, Path log) {
@@ -63,8 +69,14 @@ final class ReplicaProcess {
      * data directory lets it be restarted.
      */
     static List<String> javaCommand(String name, String heap, List<String> replicaArgs) {
+        return javaCommand(name, heap, List.of(), replicaArgs);
+    }
+
+    /** As {@link #javaCommand(String, String, List)}, with JVM options such as {@code -Decho.stateElements=N}. */
+    static List<String> javaCommand(String name, String heap, List<String> jvmOptions, List<String> replicaArgs) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError"));
+        command.addAll(jvmOptions);
         String extra = System.getenv("BFTWS_REPLICA_JAVA_OPTS");
         if (extra != null && !extra.isBlank()) {
             for (String option : extra.trim().split("\\s+")) {
@@ -80,14 +92,17 @@ final class ReplicaProcess {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8)); BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
-                out.write(line);
-                out.newLine();
-                out.flush();
-                remember(line);
+                boolean answer = isAnswer(line);
+                if (!answer || !QUIET_ANSWERS.contains(line.substring(0, line.indexOf(' ')))) {
+                    out.write(line);
+                    out.newLine();
+                    out.flush();
+                    remember(line);
+                }
                 if (line.startsWith("ready " + name + " ")) {
                     ready.complete(Integer.parseInt(line.substring(line.lastIndexOf(' ') + 1).trim()));
-                } else if (line.startsWith("stats " + name + " ")) {
-                    stats.add(line.substring(("stats " + name + " ").length()));
+                } else if (answer) {
+                    answers.add(line);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -95,6 +110,11 @@ final class ReplicaProcess {
             return;
         }
         ready.completeExceptionally(new IOException(name + " ended before it was ready" + exitStatus()));
+    }
+
+    private boolean isAnswer(String line) {
+        int space = line.indexOf(' ');
+        return space > 0 && ANSWERS.contains(line.substring(0, space)) && line.startsWith(name + " ", space + 1);
     }
 
     private synchronized void remember(String line) {
@@ -131,17 +151,43 @@ final class ReplicaProcess {
 
     /** Asks for its counters; empty when it does not answer in time (it is dead or stuck). */
     Optional<String> stats(Duration timeout) throws InterruptedException {
+        return ask("stats", timeout);
+    }
+
+    /**
+     * Sends {@code command} (stats, state, entries, measurements) and returns its answer without the leading
+     * {@code COMMAND NAME }; empty when it does not answer in time (it is dead or stuck).
+     */
+    Optional<String> ask(String command, Duration timeout) throws InterruptedException {
+        if (!ANSWERS.contains(command)) {
+            throw new IllegalArgumentException("not a command that answers: " + command);
+        }
+        // One question at a time; not on this object's monitor, which the output pump needs for the tail.
+        synchronized (questions) {
+            return askNow(command, timeout);
+        }
+    }
+
+    private Optional<String> askNow(String command, Duration timeout) throws InterruptedException {
         if (!process.isAlive()) {
             return Optional.empty();
         }
-        stats.clear(); // a late answer to an earlier request that timed out must not pass for this one
+        answers.clear(); // a late answer to an earlier request that timed out must not pass for this one
         try {
-            stdin.write("stats\n".getBytes(StandardCharsets.UTF_8));
+            stdin.write((command + "\n").getBytes(StandardCharsets.UTF_8));
             stdin.flush();
         } catch (IOException e) {
             return Optional.empty();
         }
-        return Optional.ofNullable(stats.poll(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        String prefix = command + " " + name + " ";
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (long left = timeout.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+            String line = answers.poll(left, TimeUnit.NANOSECONDS);
+            if (line != null && line.startsWith(prefix)) {
+                return Optional.of(line.substring(prefix.length()));
+            }
+        }
+        return Optional.empty();
     }
 
     /** CPU time the process has used so far; empty once it has ended (or where the OS does not say). */

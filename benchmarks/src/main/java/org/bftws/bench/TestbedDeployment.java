@@ -78,8 +78,26 @@ final class TestbedDeployment {
         return nodes;
     }
 
+    /**
+     * Configuration I's four replicas on free loopback ports with extra group settings, written to
+     * {@code runDir/replicas.xml}: {@code protocol} a {@code <protocol .../>} element (or null for the defaults) and
+     * {@code dataDirectory} the group's data directory (or null: replicas keep everything in memory).
+     */
+    static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
+                                        Path dataDirectory) throws IOException {
+        List<Node> nodes = layout(Configuration.I, freePorts(4));
+        Path file = runDir.resolve("replicas.xml");
+        Files.writeString(file, xml(nodes, 1, Configuration.I, security, keys, protocol, dataDirectory));
+        return new TestbedDeployment(file, nodes);
+    }
+
     static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
                       TestbedKeys keys) {
+        return xml(nodes, f, configuration, security, keys, null, null);
+    }
+
+    private static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
+                              TestbedKeys keys, String protocol, Path dataDirectory) {
         StringBuilder x = new StringBuilder();
         x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
                 .append("<!-- written by ./bftws testbed for one run: ports were free when it started -->\n")
@@ -87,9 +105,14 @@ final class TestbedDeployment {
                 .append("  <keys truststore=\"").append(attr(keys.truststore().toString()))
                 .append("\" storePassword=\"").append(attr(TestbedKeys.PASSWORD)).append("\"/>\n")
                 .append("  <group service=\"").append(SERVICE).append("\" endpoint=\"").append(GROUP_ENDPOINT)
-                .append("\" f=\"").append(f).append("\" configuration=\"").append(configuration).append("\">\n")
+                .append("\" f=\"").append(f).append("\" configuration=\"").append(configuration).append('"')
+                .append(dataDirectory == null ? "" : " dataDirectory=\"" + attr(dataDirectory.toString()) + '"')
+                .append(">\n")
                 .append("    <security profile=\"").append(security.name().toLowerCase(Locale.ROOT))
                 .append("\"/>\n");
+        if (protocol != null) {
+            x.append("    ").append(protocol).append('\n');
+        }
         for (Node n : nodes) {
             x.append("    <node id=\"").append(n.id()).append("\" name=\"").append(n.name()).append("\" role=\"")
                     .append(n.role().name().toLowerCase(Locale.ROOT).replace('_', '-'))

@@ -93,6 +93,7 @@ public final class BftwsNode {
      * initialised the modules); gives up with a warning after a minute.
      */
     void startReplicaWhenDeployed(String party) {
+        settings.replicas().groupOfNode(party).ifPresent(g -> destination.expectTotalOrder(g.service()));
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
         timer.schedule(new Runnable() {
             @Override

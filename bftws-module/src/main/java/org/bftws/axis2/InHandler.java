@@ -63,6 +63,12 @@ public final class InHandler extends AbstractHandler {
                     + "answers on the HTTP back-channel only");
         }
         RmDestination dest = node.destination();
+        if (dest.awaitingTotalOrder(serviceName(mc))) {
+            // The node listens before its replica role has started (recovery, keys): plain WS-RM delivery now would
+            // execute the request outside the total order on this replica alone.
+            throw RmFault.notYetAvailable("this replica of " + serviceName(mc) + " has not started ordering requests "
+                    + "yet; retransmit the message later");
+        }
         InboundSequence seq = dest.sequences().find(h.id()).orElse(null);
         if (seq == null && (dest.totalOrderFor(serviceName(mc)) != null || ControlService.NAME.equals(serviceName(mc)))) {
             // A replica may get a client's request before its CreateSequence (the client goes on after f+1

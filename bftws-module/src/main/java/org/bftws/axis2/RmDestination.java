@@ -42,6 +42,8 @@ public final class RmDestination {
     private volatile TotalOrderInvoker totalOrder;
     private volatile String replicatedService;
     private volatile boolean orderingOnly;
+    /** BFT mode is due for this service (this node is one of its replicas) but its ordering has not started yet. */
+    private volatile String expectedReplicatedService;
     /** How long a replica holds an exchange for the replicated service: no longer than the client waits for it. */
     private volatile java.time.Duration replicatedHoldTimeout;
 
@@ -115,6 +117,19 @@ public final class RmDestination {
     /** Whether this node only orders {@code service}'s requests and never executes them (Configurations II, III). */
     public boolean orderingOnly(String service) {
         return orderingOnly && totalOrderFor(service) != null;
+    }
+
+    /**
+     * This node is a replica of {@code service}'s group: until {@link #useTotalOrder} its requests must not be
+     * delivered in plain WS-RM order (that would execute them outside PBFT's total order on this replica).
+     */
+    public void expectTotalOrder(String service) {
+        this.expectedReplicatedService = service;
+    }
+
+    /** True while requests to {@code service} await the replica role's start (they are to be retried later). */
+    public boolean awaitingTotalOrder(String service) {
+        return totalOrder == null && service != null && service.equals(expectedReplicatedService);
     }
 
     /** The Total Order Invoker if requests to {@code service} are totally ordered, else null. */

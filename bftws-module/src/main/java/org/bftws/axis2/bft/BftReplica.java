@@ -171,6 +171,11 @@ public final class BftReplica {
         return manager;
     }
 
+    /** Checkpoint, state transfer and view change timings of this replica. */
+    public Measurements measurements() {
+        return manager.measurements();
+    }
+
     BundleCodec codec() {
         return codec;
     }
@@ -213,6 +218,7 @@ public final class BftReplica {
         all.put("PBFT bundles sent", channels.bundlesSent());
         all.put("PBFT duplicates not queued", channels.duplicatesSkipped());
         all.put("PBFT bundle send failures", channels.sendFailures());
+        all.put("PBFT messages without known signatures", channels.unsignableMessages());
         all.put("requests executed", invoker.executedRequests());
         return all;
     }

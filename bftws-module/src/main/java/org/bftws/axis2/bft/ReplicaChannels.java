@@ -1,5 +1,6 @@
 package org.bftws.axis2.bft;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,10 +14,12 @@ import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.client.ClientSequences;
+import org.bftws.axis2.client.MulticastSender;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
+import org.bftws.rm.Backoff;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
 import org.bftws.wire.SignatureCache;
@@ -39,12 +42,19 @@ final class ReplicaChannels {
     private static final int QUEUE_LIMIT = 10_000;
     /** The WS-RM sequence key of PBFT traffic, apart from any application sequence to the same node. */
     static final String SEQUENCE_KEY = "bftws-pbft";
+    /**
+     * WS-RM retransmission of a bundle: twice, soon. PBFT resends what matters itself (status exchange); with the
+     * group's schedule (8 retransmissions, minutes of backoff) the channel to a crashed peer stayed blocked on one
+     * old bundle long after the peer restarted, and the restarted peer heard nothing from this node meanwhile.
+     */
+    private static final Backoff PEER_BACKOFF = Backoff.of(java.time.Duration.ofMillis(250), 2);
 
     private final int self;
     private final Membership membership;
     private final Map<Integer, Peer> peers = new TreeMap<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong unsignable = new AtomicLong();
 
     ReplicaChannels(ConfigurationContext context, int self, Membership membership, Map<Integer, String> controlEndpoints,
                     BundleCodec codec, MessageSigner signer, SignatureCache cache, RmSource source) {
@@ -98,6 +108,11 @@ final class ReplicaChannels {
         return peers.values().stream().mapToLong(p -> p.queue.duplicates()).sum();
     }
 
+    /** Messages left out of a bundle because a signature they embed is no longer known here. */
+    long unsignableMessages() {
+        return unsignable.get();
+    }
+
     /** One peer: its queue, its sender thread and its ServiceClient on the node's own Axis2 configuration. */
     private final class Peer implements Runnable {
         private final int id;
@@ -128,6 +143,7 @@ final class ReplicaChannels {
             options.setTo(new EndpointReference(endpoint));
             options.setAction(ControlService.ACTION);
             options.setProperty(RmSource.SEQUENCE_KEY, SEQUENCE_KEY);
+            options.setProperty(MulticastSender.BACKOFF, PEER_BACKOFF);
             options.setTimeOutInMilliSeconds(30_000);
             client.setOptions(options);
         }
@@ -182,9 +198,38 @@ final class ReplicaChannels {
                     signer.signOwnParts(m, cache);
                 }
             }
-            OMElement body = codec.encode(bundle, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+            OMElement body;
+            try {
+                body = codec.encode(bundle, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+            } catch (IllegalStateException unsignable) {
+                // A message embeds another node's message whose signature this node no longer holds (e.g. the
+                // current view's new-view, whose view-changes carry checkpoint proofs older than the stable
+                // checkpoint). It cannot travel, but the rest of the bundle must: losing it whole, again at every
+                // status exchange, cut a lagging peer off from this node.
+                List<Message> sendable = withoutUnsignable(bundle);
+                if (sendable.isEmpty()) {
+                    return;
+                }
+                body = codec.encode(sendable, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+            }
             client.sendRobust(body);
             client.cleanupTransport();
+        }
+
+        private List<Message> withoutUnsignable(List<Message> bundle) {
+            List<Message> sendable = new ArrayList<>(bundle.size());
+            for (Message m : bundle) {
+                try {
+                    codec.encode(List.of(m), cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+                    sendable.add(m);
+                } catch (IllegalStateException e) {
+                    long n = unsignable.incrementAndGet();
+                    if (Long.bitCount(n) == 1) { // 1st, 2nd, 4th, 8th ...: visible, never a flood
+                        LOG.warn("PBFT message {} to node {} not sent: {} [{} so far]", m, id, e.getMessage(), n);
+                    }
+                }
+            }
+            return sendable;
         }
 
         private void pause(long millis) {

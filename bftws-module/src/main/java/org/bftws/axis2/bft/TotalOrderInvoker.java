@@ -134,7 +134,8 @@ public final class TotalOrderInvoker implements Runnable {
                 if (o instanceof Output.Execute e) {
                     execute(e);
                 } else if (o instanceof Output.TakeCheckpoint t) {
-                    manager.onCheckpointState(t.seq(), state.getState());
+                    manager.measurements().checkpointStarted(t.seq());
+                    manager.onCheckpointState(t.seq(), manager.measurements().stateTaken(state.getState()));
                 } else if (o instanceof Output.InstallState s) {
                     state.setState(s.applicationState());
                     manager.onStateInstalled(s.seq());

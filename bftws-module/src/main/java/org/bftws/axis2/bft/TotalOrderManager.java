@@ -44,6 +44,7 @@ public final class TotalOrderManager {
         return t;
     });
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+    private final Measurements measurements;
     private long lastStable;
     /** Owned by the ticker thread (read under the lock by it only). */
     private TickClock clock;
@@ -58,6 +59,7 @@ public final class TotalOrderManager {
         this.invoker = invoker;
         this.replies = replies;
         this.onStable = onStable;
+        this.measurements = new Measurements(core.id());
     }
 
     void signaturesFrom(java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> source) {
@@ -173,6 +175,7 @@ public final class TotalOrderManager {
                 note(o);
             }
         }
+        measurements.observe(outputs, core.stableCheckpoint());
         view = core.view();
         if (core.stableCheckpoint() != lastStable) {
             lastStable = core.stableCheckpoint();
@@ -209,6 +212,11 @@ public final class TotalOrderManager {
 
     public int view() {
         return view;
+    }
+
+    /** Checkpoint, state transfer and view change timings (docs/recovery.md). */
+    public Measurements measurements() {
+        return measurements;
     }
 
     public synchronized long lastExecuted() {

@@ -61,12 +61,13 @@ public final class RmSource {
     public OutboundSequence sequenceFor(MessageContext mc) throws AxisFault {
         String address = mc.getTo().getAddress();
         String key = ClientSequences.key(address, mc.getOptions().getProperty(SEQUENCE_KEY));
-        return sequences.obtain(key, () -> create(address));
+        Object backoff = mc.getProperty(MulticastSender.BACKOFF);
+        return sequences.obtain(key, () -> create(address, backoff));
     }
 
-    private OutboundSequence create(String address) throws AxisFault {
+    private OutboundSequence create(String address, Object backoff) throws AxisFault {
         String uuid = UUID.randomUUID().toString();
-        OMElement response = call(address, Wsrm.CREATE_SEQUENCE, RmBodies.createSequence(uuid));
+        OMElement response = call(address, Wsrm.CREATE_SEQUENCE, RmBodies.createSequence(uuid), backoff);
         String id = RmBodies.readCreateSequenceResponse(response);
         String expected = SequenceIds.derive(uuid, resolve(address).address());
         if (!expected.equals(id)) {
@@ -88,12 +89,12 @@ public final class RmSource {
         }
         s.terminate();
         OMElement response = call(address, Wsrm.TERMINATE_SEQUENCE,
-                RmBodies.identified("TerminateSequence", s.id(), s.lastMessageNumber()));
+                RmBodies.identified("TerminateSequence", s.id(), s.lastMessageNumber()), null);
         RmBodies.identifier(response, "TerminateSequenceResponse");
         return true;
     }
 
-    private OMElement call(String address, String action, OMElement body) throws AxisFault {
+    private OMElement call(String address, String action, OMElement body, Object backoff) throws AxisFault {
         ServiceClient client = new ServiceClient(configuration, null);
         try {
             // the application may have engaged the modules on its own ServiceClient only (not in axis2.xml): the
@@ -107,6 +108,9 @@ public final class RmSource {
             options.setTo(new EndpointReference(address));
             options.setAction(action);
             options.setTimeOutInMilliSeconds(timeoutMillis);
+            if (backoff != null) {
+                options.setProperty(MulticastSender.BACKOFF, backoff);
+            }
             client.setOptions(options);
             OMElement response = client.sendReceive(body);
             response.build();

@@ -1,0 +1,255 @@
+package org.bftws.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.bftws.config.SecurityProfile;
+
+/**
+ * Four replica JVMs of the echo sample (Configuration I, f=1) on this machine that a fault test or a measurement
+ * can crash, restart and question: one {@link ReplicaProcess} per replica started exactly as the testbed starts
+ * them, a replicas.xml with the protocol settings and data directory asked for, and the answers of the replicas'
+ * standard-input commands ({@code stats}, {@code state}, {@code entries}, {@code measurements}). Closing it stops
+ * every replica it started (only those, by their handles).
+ */
+final class ReplicaGroup implements AutoCloseable {
+
+    static final int SIZE = 4;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+    /**
+     * @param runDir     where replicas.xml, the logs, the repositories and the data directory go
+     * @param keys       the directory of the testbed's keys (made when missing)
+     * @param security   the group's profile
+     * @param protocol   a {@code <protocol .../>} element, or null for the defaults
+     * @param durable    whether the group has a data directory ({@code runDir/data})
+     * @param jvmOptions options for every replica JVM, e.g. {@code -Decho.stateElements=10000}
+     * @param heap       each replica's maximum heap, e.g. "256m"
+     */
+    record Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
+                    List<String> jvmOptions, String heap) {
+    }
+
+    private final Settings settings;
+    private final TestbedDeployment deployment;
+    private final ReplicaProcess[] replicas = new ReplicaProcess[SIZE];
+    private final int[] starts = new int[SIZE];
+
+    private ReplicaGroup(Settings settings, TestbedDeployment deployment) {
+        this.settings = settings;
+        this.deployment = deployment;
+    }
+
+    /** Writes the deployment, makes keys if needed and starts the four replicas; returns once all are ready. */
+    static ReplicaGroup start(Settings settings) throws IOException, InterruptedException {
+        Files.createDirectories(settings.runDir());
+        TestbedKeys keys = new TestbedKeys(settings.keys());
+        if (settings.security() != SecurityProfile.NONE) {
+            keys.ensure();
+        }
+        TestbedDeployment deployment = TestbedDeployment.writeGroup(settings.runDir(), settings.security(), keys,
+                settings.protocol(), settings.durable() ? settings.runDir().resolve("data") : null);
+        ReplicaGroup group = new ReplicaGroup(settings, deployment);
+        try {
+            for (int i = 0; i < SIZE; i++) {
+                group.launch(i);
+            }
+            for (int i = 0; i < SIZE; i++) {
+                group.awaitReady(i);
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            group.close();
+            throw e;
+        }
+        return group;
+    }
+
+    /** The replicas.xml of this group (clients of the group read it too). */
+    Path replicasXml() {
+        return deployment.file();
+    }
+
+    static String name(int i) {
+        return "replica" + i;
+    }
+
+    private void launch(int i) throws IOException {
+        String name = name(i);
+        List<String> args = List.of("--name", name, "--conf", deployment.file().toString(), "--run-dir",
+                settings.runDir().resolve(name).toString());
+        String log = starts[i] == 0 ? name + ".log" : name + ".restart" + starts[i] + ".log";
+        starts[i]++;
+        replicas[i] = ReplicaProcess.start(name, ReplicaProcess.javaCommand(name, settings.heap(),
+                settings.jvmOptions(), args), settings.runDir().resolve(log));
+    }
+
+    private void awaitReady(int i) throws IOException, InterruptedException {
+        try {
+            replicas[i].awaitReady(READY_TIMEOUT);
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; its last lines:\n  | "
+                    + String.join("\n  | ", replicas[i].tail()), e);
+        }
+    }
+
+    /** Kills replica {@code i} at once (SIGKILL, a crash) and waits until it is gone. */
+    void crash(int i) throws InterruptedException {
+        replicas[i].crash();
+        replicas[i].stop(STOP_GRACE); // reaps it; returns at once for a dead process
+    }
+
+    /** Stops replica {@code i} cleanly (end of input). */
+    String stop(int i) throws InterruptedException {
+        return replicas[i].stop(STOP_GRACE);
+    }
+
+    /**
+     * Starts replica {@code i} again on its port and waits until it is ready; with {@code keepData} false its data
+     * directory is deleted first (a replacement with an empty disk: it must fetch the state).
+     */
+    void restart(int i, boolean keepData) throws IOException, InterruptedException {
+        if (replicas[i].alive()) {
+            throw new IllegalStateException(name(i) + " is still running");
+        }
+        if (!keepData) {
+            deleteTree(dataDirectory(i));
+        }
+        launch(i);
+        awaitReady(i);
+    }
+
+    /** Starts every replica that is not running again, all at once, and waits until each is ready. */
+    void restartAll(boolean keepData) throws IOException, InterruptedException {
+        List<Integer> started = new ArrayList<>();
+        for (int i = 0; i < SIZE; i++) {
+            if (!replicas[i].alive()) {
+                if (!keepData) {
+                    deleteTree(dataDirectory(i));
+                }
+                launch(i);
+                started.add(i);
+            }
+        }
+        for (int i : started) {
+            awaitReady(i);
+        }
+    }
+
+    Path dataDirectory(int i) {
+        return settings.runDir().resolve("data").resolve(name(i));
+    }
+
+    boolean alive(int i) {
+        return replicas[i].alive();
+    }
+
+    long pid(int i) {
+        return replicas[i].pid();
+    }
+
+    /** The answer of replica {@code i} to {@code command}, without {@code COMMAND NAME}; fails when none comes. */
+    String ask(int i, String command) throws InterruptedException {
+        Optional<String> answer = replicas[i].ask(command, ANSWER_TIMEOUT);
+        return answer.orElseThrow(() -> new IllegalStateException(name(i) + " did not answer '" + command + "' ("
+                + (replicas[i].alive() ? "running" : "not running") + "); its last lines:\n  | "
+                + String.join("\n  | ", replicas[i].tail())));
+    }
+
+    /** The {@code key=value} fields of an answer, in order (words without '=' are skipped). */
+    static Map<String, String> fields(String answer) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String word : answer.trim().split(" ")) {
+            int eq = word.indexOf('=');
+            if (eq > 0) {
+                m.put(word.substring(0, eq), word.substring(eq + 1));
+            }
+        }
+        return m;
+    }
+
+    /** Replica {@code i}'s echo state: appends executed, their running digest and the values in order. */
+    EchoStateProbe.Reading state(int i) throws InterruptedException {
+        String state = ask(i, "state");
+        if (state.equals("none")) {
+            return new EchoStateProbe.Reading(0, "", List.of());
+        }
+        Map<String, String> f = fields(state);
+        if (!f.containsKey("count")) {
+            throw new IllegalStateException(name(i) + " gave no state: " + state);
+        }
+        String entries = ask(i, "entries").trim();
+        List<String> values = entries.isEmpty() ? List.of() : Arrays.asList(entries.split(","));
+        return new EchoStateProbe.Reading(Integer.parseInt(f.get("count")), f.get("digest"), List.copyOf(values));
+    }
+
+    /** Replica {@code i}'s counters and ordering position ({@code stats}) as fields. */
+    Map<String, String> stats(int i) throws InterruptedException {
+        return fields(ask(i, "stats"));
+    }
+
+    /** Replica {@code i}'s view, stable checkpoint, last executed and recovery timings ({@code measurements}). */
+    Map<String, String> measurements(int i) throws InterruptedException {
+        return fields(ask(i, "measurements"));
+    }
+
+    /** The highest view any running replica is in. */
+    int view() throws InterruptedException {
+        int view = 0;
+        for (int i = 0; i < SIZE; i++) {
+            if (alive(i)) {
+                view = Math.max(view, Integer.parseInt(stats(i).getOrDefault("view", "0")));
+            }
+        }
+        return view;
+    }
+
+    /** The primary of the highest view a running replica is in (node v mod 4 in view v). */
+    int primary() throws InterruptedException {
+        return view() % SIZE;
+    }
+
+    /** The last lines replica {@code i} printed. */
+    List<String> tail(int i) {
+        return replicas[i].tail();
+    }
+
+    /** Stops every running replica (end of input, SIGTERM, SIGKILL); prints how each ended to {@code out}. */
+    void stopAll(PrintStream out) {
+        List<ReplicaProcess> running = new ArrayList<>();
+        for (ReplicaProcess r : replicas) {
+            if (r != null) {
+                running.add(r);
+            }
+        }
+        Testbed.stopAll(running, out);
+    }
+
+    @Override
+    public void close() {
+        stopAll(new PrintStream(PrintStream.nullOutputStream()));
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
