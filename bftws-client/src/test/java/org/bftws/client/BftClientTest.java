@@ -33,7 +33,7 @@ class BftClientTest {
     Path dir;
 
     private static int[] ports() throws Exception {
-        return new int[] {EchoNodes.freePort(), EchoNodes.freePort(), EchoNodes.freePort(), EchoNodes.freePort()};
+        return org.bftws.axis2.NodeServer.freePorts(4);
     }
 
     @Test

@@ -36,8 +36,27 @@ public final class NodeServer implements AutoCloseable {
     }
 
     public static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+        return freePorts(1)[0];
+    }
+
+    /**
+     * {@code n} distinct free loopback ports. All probes stay open until every port is found: a port probed and
+     * closed one at a time can come back from the kernel for the next probe, and two nodes would share it.
+     */
+    public static int[] freePorts(int n) throws IOException {
+        java.util.List<ServerSocket> probes = new java.util.ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                probes.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket s : probes) {
+                s.close();
+            }
         }
     }
 

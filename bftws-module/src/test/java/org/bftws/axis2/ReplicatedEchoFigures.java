@@ -27,7 +27,7 @@ class ReplicatedEchoFigures {
     @Test
     void printRoundTripsThroughTheVoter() throws Exception {
         for (String profile : List.of("none", "wssec")) {
-            int[] p = {NodeServer.freePort(), NodeServer.freePort(), NodeServer.freePort(), NodeServer.freePort()};
+            int[] p = NodeServer.freePorts(4);
             try (EchoReplicas group = new EchoReplicas(dir.resolve(profile), profile, "clientTimeout=\"5s\"",
                     Arrays.stream(p).mapToObj(EchoReplicas::endpoint).toList())) {
                 for (int i = 0; i < 4; i++) {

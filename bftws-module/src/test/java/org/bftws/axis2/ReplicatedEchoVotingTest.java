@@ -39,11 +39,7 @@ class ReplicatedEchoVotingTest {
     }
 
     private static int[] ports(int n) throws Exception {
-        int[] p = new int[n];
-        for (int i = 0; i < n; i++) {
-            p[i] = NodeServer.freePort();
-        }
-        return p;
+        return NodeServer.freePorts(n);
     }
 
     @Test

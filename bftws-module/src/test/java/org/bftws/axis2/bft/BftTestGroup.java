@@ -100,10 +100,7 @@ final class BftTestGroup implements AutoCloseable {
                               boolean durable, String configuration) throws Exception {
         java.util.List<String> roles = roles(configuration);
         int n = roles.size();
-        int[] ports = new int[n];
-        for (int i = 0; i < n; i++) {
-            ports[i] = NodeServer.freePort();
-        }
+        int[] ports = NodeServer.freePorts(n);
         java.util.List<String> names = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
             names.add(roles.get(i).equals("execute") ? "exec" + (i - 4) : "replica" + i);
