@@ -1,5 +1,6 @@
 package org.bftws.bench;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,14 +39,25 @@ public final class EchoClient {
      * @param warmup        warm-up requests in total, at least one per thread
      * @param size          XML elements per request
      * @param timeoutMillis the ServiceClient timeout of one request
+     * @param warmupLimit   each thread stops its warm-up after this long (its first request, which creates its
+     *                      sequence, always runs); zero: no limit
+     * @param measureLimit  no measured request starts once this much of the measured phase has passed, so fewer
+     *                      than {@code requests} may be measured (the benchmark's time cap); zero: no limit
      */
-    public record Settings(String address, int clients, int requests, int warmup, int size, long timeoutMillis) {
+    public record Settings(String address, int clients, int requests, int warmup, int size, long timeoutMillis,
+                           Duration warmupLimit, Duration measureLimit) {
         public Settings {
-            if (clients < 1 || requests < 0 || warmup < clients || size < 0 || timeoutMillis < 1) {
+            if (clients < 1 || requests < 0 || warmup < clients || size < 0 || timeoutMillis < 1
+                    || warmupLimit.isNegative() || measureLimit.isNegative()) {
                 throw new IllegalArgumentException("need clients >= 1, requests >= 0, warmup >= clients, size >= 0,"
-                        + " timeout >= 1 ms: " + clients + ", " + requests + ", " + warmup + ", " + size + ", "
-                        + timeoutMillis);
+                        + " timeout >= 1 ms, limits >= 0: " + clients + ", " + requests + ", " + warmup + ", "
+                        + size + ", " + timeoutMillis + ", " + warmupLimit + ", " + measureLimit);
             }
+        }
+
+        /** Without time limits: every warm-up and measured request runs. */
+        public Settings(String address, int clients, int requests, int warmup, int size, long timeoutMillis) {
+            this(address, clients, requests, warmup, size, timeoutMillis, Duration.ZERO, Duration.ZERO);
         }
     }
 
@@ -84,7 +96,7 @@ public final class EchoClient {
             end.set(System.nanoTime());
             listener.measured();
         });
-        Run run = new Run(listener);
+        Run run = new Run(listener, start);
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < settings.clients(); i++) {
             int index = i;
@@ -104,13 +116,20 @@ public final class EchoClient {
         private final AtomicInteger nextTicket = new AtomicInteger();
         private final AtomicInteger completed = new AtomicInteger();
         private final AtomicInteger warmupFailed = new AtomicInteger();
+        private final AtomicLong measureStart;
         private final long[] nanos = new long[settings.requests()];
         private final boolean[] ok = new boolean[settings.requests()];
         private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
         private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
 
-        Run(Listener listener) {
+        Run(Listener listener, AtomicLong measureStart) {
             this.listener = listener;
+            this.measureStart = measureStart;
+        }
+
+        /** {@code limit} after {@code from} in nanoTime; a limit of zero is practically none (about 146 years). */
+        private static long deadline(long from, Duration limit) {
+            return from + (limit.isZero() ? Long.MAX_VALUE / 2 : limit.toNanos());
         }
 
         void client(int index, CyclicBarrier warmedUp, CyclicBarrier done) {
@@ -123,13 +142,19 @@ public final class EchoClient {
             }
             int clients = settings.clients();
             int share = settings.warmup() / clients + (index < settings.warmup() % clients ? 1 : 0);
-            for (int w = 0; w < share; w++) {
+            long warmupEnd = deadline(System.nanoTime(), settings.warmupLimit());
+            for (int w = 0; w < share && (w == 0 || System.nanoTime() - warmupEnd < 0); w++) {
                 if (call(client, "w" + index + "." + w) != null) {
                     warmupFailed.incrementAndGet();
                 }
             }
             await(warmedUp);
-            for (int t = nextTicket.getAndIncrement(); t < settings.requests(); t = nextTicket.getAndIncrement()) {
+            long measureEnd = deadline(measureStart.get(), settings.measureLimit());
+            while (System.nanoTime() - measureEnd < 0) {
+                int t = nextTicket.getAndIncrement();
+                if (t >= settings.requests()) {
+                    break;
+                }
                 long t0 = System.nanoTime();
                 String problem = call(client, "m" + t);
                 nanos[t] = System.nanoTime() - t0;
@@ -203,6 +228,8 @@ public final class EchoClient {
             for (boolean b : ok) {
                 good += b ? 1 : 0;
             }
+            // a time limit may have left tickets unused: those requests were never sent, so they did not fail
+            int issued = Math.min(nextTicket.get(), settings.requests());
             long[] okNanos = new long[good];
             for (int i = 0, j = 0; i < ok.length; i++) {
                 if (ok[i]) {
@@ -211,7 +238,7 @@ public final class EchoClient {
             }
             Map<String, Long> reasons = new TreeMap<>();
             failures.forEach((k, v) -> reasons.put(k, v.sum()));
-            return new EchoResult(good, settings.requests() - good, warmupFailed.get(), okNanos, wallNanos, reasons,
+            return new EchoResult(good, issued - good, warmupFailed.get(), okNanos, wallNanos, reasons,
                     List.copyOf(notes));
         }
     }
