@@ -98,7 +98,7 @@ final class ResultTables {
                         .append(" | ").append(any ? ResultsCsv.number(r.latency().p99Ms(), 2) : "-")
                         .append(" | ").append(dash(ResultsCsv.number(r.clientRps(), 1)))
                         .append(" | ").append(dash(ResultsCsv.number(r.serviceRps(), 1)))
-                        .append(" | ").append(String.join(" / ", cpu))
+                        .append(" | ").append(cpu.isEmpty() ? "-" : String.join(" / ", cpu))
                         .append(" | ").append(dash(ResultsCsv.number(r.cpu().getOrDefault(CpuSamples.CLIENT,
                                 Double.NaN), 2)))
                         .append(" | ").append(dash(ResultsCsv.number(r.projectedRps(), 0)))

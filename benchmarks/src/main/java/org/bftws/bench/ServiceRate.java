@@ -42,11 +42,27 @@ final class ServiceRate {
                 continue;
             }
             try {
-                r.stats(ASK_TIMEOUT).flatMap(ServiceRate::delivered).ifPresent(d -> into.put(r.name(), d));
+                r.stats(ASK_TIMEOUT).ifPresent(line -> record(into, r.name(), line));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /** A stats line of {@code node} read when the window opened. */
+    void started(String node, String statsLine) {
+        record(before, node, statsLine);
+    }
+
+    /** A stats line of {@code node} read when the window closed. */
+    void ended(String node, String statsLine) {
+        record(after, node, statsLine);
+    }
+
+    private void record(Map<String, Long> into, String node, String statsLine) {
+        if (executing.contains(node)) {
+            delivered(statsLine).ifPresent(d -> into.put(node, d));
         }
     }
 
