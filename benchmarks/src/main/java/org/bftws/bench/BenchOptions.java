@@ -50,7 +50,7 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
               --samples N        measured requests per point (default 1000; quick 300)
               --warmup W         unmeasured requests before each point (default 200; quick 100)
               --setup-warmup W   unmeasured requests after a setup's nodes start (default 2000; quick 400)
-              --cap SECONDS      a point stops sending after this long, with fewer samples (default 120; quick 10)
+              --cap SECONDS      a point stops sending after this long, with fewer samples (default 120; quick 8)
               --sizes, --clients, --profiles, --configs   the full plan's grid (comma-separated)
               --out DIR          CSV and PNG files (default docs/bench)
               --page FILE        the results page (default docs/benchmarks.md)
@@ -100,8 +100,8 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
         Path resolvedOut = out != null ? out : page != null ? page.toAbsolutePath().getParent() : defaultOut;
         Path defaultPage = quick ? resolvedOut.resolve("benchmarks.md") : root.resolve("docs").resolve("benchmarks.md");
         return new BenchOptions(quick, or(samples, quick ? 300 : 1000), or(warmup, quick ? 100 : 200),
-                or(setupWarmup, quick ? 400 : 2000), Duration.ofSeconds(or(cap, quick ? 10 : 120)),
-                Duration.ofSeconds(quick ? 3 : 20), Duration.ofSeconds(quick ? 8 : 90), sizes, clients, profiles,
+                or(setupWarmup, quick ? 400 : 2000), Duration.ofSeconds(or(cap, quick ? 8 : 120)),
+                Duration.ofSeconds(quick ? 3 : 20), Duration.ofSeconds(quick ? 6 : 90), sizes, clients, profiles,
                 configurations, resolvedOut.toAbsolutePath().normalize(),
                 (page != null ? page : defaultPage).toAbsolutePath().normalize(), reportOnly, keep, home);
     }

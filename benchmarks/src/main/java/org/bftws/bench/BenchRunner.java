@@ -65,7 +65,7 @@ final class BenchRunner {
             for (BenchPoint p : stage.points()) {
                 record(new PointResult(setup, p, PointResult.NOT_MEASURED, 0, 0, 0, 0,
                         LatencySummary.of(new long[0]), Double.NaN, Double.NaN, Double.NaN, java.util.Map.of(),
-                        Double.NaN, Double.NaN, BenchSetup.THREE_TIER_NOTE));
+                        Double.NaN, Double.NaN, Double.NaN, BenchSetup.THREE_TIER_NOTE));
             }
             return;
         }

@@ -22,12 +22,14 @@ import java.util.Map;
  * @param wallSeconds  the measured phase's wall time
  * @param cpu          CPU seconds per 1,000 requests of each process (nodes by name, and {@value CpuSamples#CLIENT})
  * @param projectedRps 1 / (the largest node CPU time per request): the throughput with one host per node
+ * @param viewChanges  views the ordering nodes went through during the window (NaN unreplicated)
  * @param load1        the machine's one-minute load average when the point ended (other work shares the box)
  * @param note         why it failed, or what else to know
  */
 record PointResult(BenchSetup setup, BenchPoint point, String status, int requested, int samples, int failed,
                    int warmupFailed, LatencySummary latency, double clientRps, double serviceRps, double wallSeconds,
-                   Map<String, Double> cpu, double projectedRps, double load1, String note) {
+                   Map<String, Double> cpu, double projectedRps, double viewChanges, double load1,
+                   String note) {
 
     static final String OK = "ok";
     static final String FAILED = "failed";
@@ -44,7 +46,7 @@ record PointResult(BenchSetup setup, BenchPoint point, String status, int reques
     /** A point that produced no figures: its setup did not start, or it could not run. */
     static PointResult notRun(BenchSetup setup, BenchPoint point, int requested, String why) {
         return new PointResult(setup, point, FAILED, requested, 0, 0, 0, LatencySummary.of(new long[0]), Double.NaN,
-                Double.NaN, Double.NaN, Map.of(), Double.NaN, Load.now(), why);
+                Double.NaN, Double.NaN, Map.of(), Double.NaN, Double.NaN, Load.now(), why);
     }
 
     boolean ok() {

@@ -83,8 +83,8 @@ final class ResultTables {
                     .append(nodes.isEmpty() ? "-" : String.join(", ", nodes)).append("\n\n")
                     .append("| elements | clients | samples | mean ms | p50 ms | p99 ms | req/s at clients |")
                     .append(" req/s at service | node CPU s / 1,000 req | client CPU s / 1,000 req |")
-                    .append(" projected req/s | load | status |\n")
-                    .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |\n");
+                    .append(" projected req/s | view changes | load | status |\n")
+                    .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |\n");
             for (PointResult r : rows) {
                 boolean any = r.samples() > 0;
                 List<String> cpu = new ArrayList<>();
@@ -102,6 +102,7 @@ final class ResultTables {
                         .append(" | ").append(dash(ResultsCsv.number(r.cpu().getOrDefault(CpuSamples.CLIENT,
                                 Double.NaN), 2)))
                         .append(" | ").append(dash(ResultsCsv.number(r.projectedRps(), 0)))
+                        .append(" | ").append(dash(ResultsCsv.number(r.viewChanges(), 0)))
                         .append(" | ").append(dash(ResultsCsv.number(r.load1(), 1)))
                         .append(" | ").append(status(r)).append(" |\n");
             }

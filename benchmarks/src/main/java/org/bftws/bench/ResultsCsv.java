@@ -21,7 +21,7 @@ final class ResultsCsv {
     private static final List<String> HEAD = List.of("setup", "label", "configuration", "security", "size",
             "clients", "status", "requested", "samples", "failed", "warmup_failed", "mean_ms", "p50_ms", "p99_ms",
             "max_ms", "client_req_s", "service_req_s", "wall_s");
-    private static final List<String> TAIL = List.of("projected_req_s", "load1", "note");
+    private static final List<String> TAIL = List.of("projected_req_s", "view_changes", "load1", "note");
 
     private ResultsCsv() {
     }
@@ -53,6 +53,7 @@ final class ResultsCsv {
                 cells.add(number(r.cpu().getOrDefault(p, Double.NaN), 3));
             }
             cells.add(number(r.projectedRps(), 1));
+            cells.add(number(r.viewChanges(), 0));
             cells.add(number(r.load1(), 2));
             cells.add(r.note() == null ? "" : r.note());
             s.append(String.join(",", cells.stream().map(ResultsCsv::quote).toList())).append('\n');
@@ -104,7 +105,7 @@ final class ResultsCsv {
                 Integer.parseInt(c.get("clients"))), c.get("status"), Integer.parseInt(c.get("requested")), samples,
                 Integer.parseInt(c.get("failed")), Integer.parseInt(c.get("warmup_failed")), latency,
                 dbl(c.get("client_req_s")), dbl(c.get("service_req_s")), dbl(c.get("wall_s")), cpu,
-                dbl(c.get("projected_req_s")), dbl(c.get("load1")), c.get("note"));
+                dbl(c.get("projected_req_s")), dbl(c.get("view_changes")), dbl(c.get("load1")), c.get("note"));
     }
 
     private static double dbl(String cell) {

@@ -140,7 +140,7 @@ final class SetupRun implements AutoCloseable {
         boolean ok = r.clean() && r.ok() > 0 && dead.isEmpty();
         return new PointResult(setup, point, ok ? PointResult.OK : PointResult.FAILED, options.samples(), r.ok(),
                 r.failed(), r.warmupFailed(), r.latency(), r.throughput(), service.rate(wall), wall, perThousand,
-                cpu.projectedThroughput(nodes, issued).orElse(Double.NaN), Load.now(),
+                cpu.projectedThroughput(nodes, issued).orElse(Double.NaN), service.viewChanges(), Load.now(),
                 String.join("; ", problems));
     }
 

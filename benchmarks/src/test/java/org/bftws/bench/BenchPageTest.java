@@ -38,7 +38,7 @@ class BenchPageTest {
         }
         r.add(new PointResult(BenchSetup.threeTier(SecurityProfile.MAC), new BenchPoint(100, 1),
                 PointResult.NOT_MEASURED, 0, 0, 0, 0, LatencySummary.of(new long[0]), Double.NaN, Double.NaN,
-                Double.NaN, java.util.Map.of(), Double.NaN, Double.NaN, BenchSetup.THREE_TIER_NOTE));
+                Double.NaN, java.util.Map.of(), Double.NaN, Double.NaN, Double.NaN, BenchSetup.THREE_TIER_NOTE));
         return r;
     }
 

@@ -21,7 +21,7 @@ final class SampleResults {
         cpu.put(CpuSamples.CLIENT, 3.5);
         return new PointResult(setup, new BenchPoint(size, clients), PointResult.OK, 1000, 1000, 0, 0,
                 new LatencySummary(1000, meanMs, meanMs * 0.9, meanMs * 3, meanMs * 5), rps, rps * 0.99,
-                1000 / rps, cpu, 1000 / nodeCpu, 2.5, "");
+                1000 / rps, cpu, 1000 / nodeCpu, setup.kind() == BenchSetup.Kind.BFT ? 0 : Double.NaN, 2.5, "");
     }
 
     static PointResult failed(BenchSetup setup, int size, int clients, String why) {

@@ -22,6 +22,20 @@ class ServiceRateTest {
         rate.ended("replica3", "delivered=1950 accepted=2000 view=0 stable=128");
         // the second busiest (f+1 = 2) completes the clients' votes: 950 requests / 2 s
         assertEquals(475.0, rate.rate(2.0), 1e-9);
+        assertTrue(Double.isNaN(rate.viewChanges()), "these lines have no view: unreplicated nodes");
+    }
+
+    @Test
+    void viewChangesAreTheHighestViewAtTheEndLessTheHighestAtTheStart() {
+        // Configuration III: the agreement nodes report views, the execution nodes only what they executed
+        ServiceRate rate = new ServiceRate(Set.of("exec0", "exec1", "exec2"), 1);
+        rate.started("replica0", "delivered=0 view=2 stable=128");
+        rate.started("replica1", "delivered=0 view=3 stable=128");
+        rate.started("exec0", "delivered=10");
+        rate.ended("replica0", "delivered=0 view=5 stable=256");
+        rate.ended("replica1", "delivered=0 view=4 stable=256");
+        rate.ended("exec0", "delivered=30");
+        assertEquals(2.0, rate.viewChanges(), 1e-9);
     }
 
     @Test
