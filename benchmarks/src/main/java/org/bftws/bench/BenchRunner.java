@@ -42,9 +42,12 @@ final class BenchRunner {
             TestbedKeys keys = new TestbedKeys(options.home().resolve("testbed").resolve("keys"));
             out.println(keys.ensure());
             Progress progress = new Progress(out, plan.points());
-            List<BenchPlan.Stage> stages = plan.stages();
-            for (int i = 0; i < stages.size(); i++) {
-                runStage(stages.get(i), i + 1, stages.size(), keys, progress);
+            int setups = (int) plan.stages().stream()
+                    .filter(s -> s.setup().kind() != BenchSetup.Kind.THREE_TIER).count();
+            int index = 0;
+            for (BenchPlan.Stage stage : plan.stages()) {
+                boolean measured = stage.setup().kind() != BenchSetup.Kind.THREE_TIER;
+                runStage(stage, measured ? ++index : index, setups, keys, progress);
             }
             Path partial = partialCsv();
             Files.move(partial, options.out().resolve(ResultsCsv.FILE), StandardCopyOption.REPLACE_EXISTING);
@@ -90,6 +93,15 @@ final class BenchRunner {
                 clean &= r.ok();
                 progress.pointEnded(r);
                 record(r);
+                if (r.samples() == 0) {
+                    // no request got an answer: the nodes are up but not serving (e.g. a thread died); the next
+                    // points would only wait for their timeouts
+                    next++;
+                    skipRest(setup, points, next, "not run: the setup answered no request of the point before",
+                            progress);
+                    next = points.size();
+                    break;
+                }
             }
             if (next < points.size()) {
                 clean = false;

@@ -60,8 +60,11 @@ final class SetupRun implements AutoCloseable {
         for (TestbedDeployment.Node node : deployment.nodes()) {
             List<String> args = List.of("--name", node.name(), "--conf", deployment.file().toString(),
                     "--run-dir", runDir.resolve(node.name()).toString());
-            started.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), NODE_HEAP, args),
-                    runDir.resolve(node.name() + ".log")));
+            List<String> command = new ArrayList<>(ReplicaProcess.javaCommand(node.name(), NODE_HEAP, args));
+            // a node that runs out of heap leaves a dump in the run directory (kept, as the point then fails)
+            command.addAll(1, List.of("-XX:+HeapDumpOnOutOfMemoryError",
+                    "-XX:HeapDumpPath=" + runDir.resolve(node.name() + ".hprof")));
+            started.add(ReplicaProcess.start(node.name(), command, runDir.resolve(node.name() + ".log")));
         }
         for (ReplicaProcess r : started) {
             try {
