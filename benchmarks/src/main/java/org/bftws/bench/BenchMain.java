@@ -58,6 +58,7 @@ public final class BenchMain {
             } else {
                 BenchPlan plan = BenchPlan.of(options);
                 info = RunInfo.begin(options, plan);
+                RunInfo earlier = options.only().isEmpty() ? null : RunInfo.read(options.out());
                 out.printf(Locale.ROOT, "bench: %s suite, %d points (%d samples each after %d warm-up), results to %s%n",
                         options.quick() ? "quick" : "full", plan.points(), options.samples(), options.warmup(),
                         options.out());
@@ -69,6 +70,13 @@ public final class BenchMain {
                 BenchRunner runner = new BenchRunner(options, plan, runRoot, out);
                 results = runner.run();
                 info.end(Duration.ofNanos(System.nanoTime() - t0));
+                if (earlier != null && earlier.has("started")) {
+                    // a partial re-run: the page keeps describing the suite's run, and says what was measured again
+                    earlier.add("measured again", String.join(", ", options.only()) + " on " + info.get("started")
+                            + " (" + info.get("duration") + ", load " + info.get("load at start") + " to "
+                            + info.get("load at end") + ")");
+                    info = earlier;
+                }
                 info.write(options.out());
                 if (runner.keptRunDirs().isEmpty()) {
                     BenchRunner.deleteQuietly(runRoot);

@@ -47,6 +47,8 @@ final class BenchMethod {
                 + " one host per node = 1 / (the largest node CPU time per request): what the paper's testbed of"
                 + " separate hosts measured, assuming the network is not the bottleneck. Ratios compare a replicated"
                 + " point with the unreplicated node of the same profile at the same size and clients.\n\n"
+                + (i.has("measured again") ? "**Measured again** after the suite's run (`--only`): "
+                        + i.get("measured again") + ". The other setups' rows are the suite's run.\n\n" : "")
                 + "**Rerun.** `./bftws bench` (the full suite, " + "writes `docs/bench/` and this page; "
                 + i.get("points") + " points took " + i.get("duration") + " here), `./bftws bench --quick`"
                 + " (under 3 minutes after the build), `./bftws bench --report-only` (redraws plots and page from"

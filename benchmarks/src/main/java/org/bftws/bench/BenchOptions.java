@@ -30,17 +30,19 @@ import org.bftws.config.SecurityProfile;
  * @param page           the results page written from them
  * @param reportOnly     no measurement: rewrite plots and page from {@code out/results.csv}
  * @param keep           keep every setup's run directory (kept anyway when something failed)
+ * @param only           setup ids to run (empty: all of the plan); with it, the other setups' rows of an existing
+ *                       results.csv are kept, so one setup can be measured again
  * @param home           the state directory (.bftws): keys and run directories
  */
 record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Duration measureCap, Duration warmupCap,
                     Duration setupWarmupCap, List<Integer> sizes, List<Integer> clients,
                     List<SecurityProfile> profiles, List<Configuration> configurations, Path out, Path page,
-                    boolean reportOnly, boolean keep, Path home) {
+                    boolean reportOnly, boolean keep, List<String> only, Path home) {
 
     static final String USAGE = """
             usage: ./bftws bench [--quick] [--samples N] [--warmup W] [--setup-warmup W] [--cap SECONDS]
                                  [--sizes 1,10,100,1000] [--clients 1,2,4,8] [--profiles [none,]mac,wssec]
-                                 [--configs I,II,III] [--out DIR] [--page FILE] [--report-only] [--keep]
+                                 [--configs I,II,III] [--only SETUP,..] [--out DIR] [--page FILE] [--report-only] [--keep]
               runs the echo benchmark suite on this machine's testbed (one JVM per node, loopback), writes
               results.csv and PNG plots to DIR and the results page FILE; the last line is
               'latency ratio L, projected throughput ratio P, box throughput T req/s'
@@ -54,6 +56,8 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
               --sizes, --clients, --profiles, --configs   the full plan's grid (comma-separated)
               --out DIR          CSV and PNG files (default docs/bench)
               --page FILE        the results page (default docs/benchmarks.md)
+              --only SETUP,..    run only these setups of the plan (ids as in results.csv: unrep-none, unrep-mac,
+                                 c1-mac, c2-wssec, ...); the other setups' rows of DIR/results.csv are kept
               --report-only      measure nothing: rewrite the plots and the page from DIR/results.csv
               --keep             keep every setup's run directory (logs, replicas.xml)""";
 
@@ -73,6 +77,7 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
         Path page = null;
         boolean reportOnly = false;
         boolean keep = false;
+        List<String> only = List.of();
         while (args.hasNext()) {
             String option = args.option();
             switch (option) {
@@ -91,6 +96,7 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
                 case "--page" -> page = args.path(option);
                 case "--report-only" -> reportOnly = true;
                 case "--keep" -> keep = true;
+                case "--only" -> only = List.of(args.value(option).split(","));
                 case "--home" -> home = args.path(option);
                 default -> throw new UsageException("unknown option " + option);
             }
@@ -103,7 +109,7 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
                 or(setupWarmup, quick ? 400 : 2000), Duration.ofSeconds(or(cap, quick ? 8 : 120)),
                 Duration.ofSeconds(quick ? 3 : 10), Duration.ofSeconds(quick ? 6 : 90), sizes, clients, profiles,
                 configurations, resolvedOut.toAbsolutePath().normalize(),
-                (page != null ? page : defaultPage).toAbsolutePath().normalize(), reportOnly, keep, home);
+                (page != null ? page : defaultPage).toAbsolutePath().normalize(), reportOnly, keep, only, home);
     }
 
     private static int or(Integer value, int otherwise) {

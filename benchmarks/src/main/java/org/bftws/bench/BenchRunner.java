@@ -50,7 +50,14 @@ final class BenchRunner {
                 runStage(stage, measured ? ++index : index, setups, keys, progress);
             }
             Path partial = partialCsv();
-            Files.move(partial, options.out().resolve(ResultsCsv.FILE), StandardCopyOption.REPLACE_EXISTING);
+            Path csv = options.out().resolve(ResultsCsv.FILE);
+            if (!options.only().isEmpty() && Files.isRegularFile(csv)) {
+                List<PointResult> merged = merge(ResultsCsv.read(csv), results);
+                ResultsCsv.write(csv, merged);
+                Files.delete(partial);
+                return merged;
+            }
+            Files.move(partial, csv, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -59,6 +66,30 @@ final class BenchRunner {
             }
         }
         return List.copyOf(results);
+    }
+
+    /**
+     * The earlier results with the setups measured again replaced by their new rows (where the setup's first row
+     * was); setups new to the file go at the end.
+     */
+    static List<PointResult> merge(List<PointResult> earlier, List<PointResult> again) {
+        java.util.Set<BenchSetup> redone = new java.util.LinkedHashSet<>();
+        again.forEach(r -> redone.add(r.setup()));
+        List<PointResult> merged = new ArrayList<>();
+        java.util.Set<BenchSetup> placed = new java.util.HashSet<>();
+        for (PointResult r : earlier) {
+            if (!redone.contains(r.setup())) {
+                merged.add(r);
+            } else if (placed.add(r.setup())) {
+                again.stream().filter(a -> a.setup().equals(r.setup())).forEach(merged::add);
+            }
+        }
+        for (BenchSetup s : redone) {
+            if (!placed.contains(s)) {
+                again.stream().filter(a -> a.setup().equals(s)).forEach(merged::add);
+            }
+        }
+        return merged;
     }
 
     private void runStage(BenchPlan.Stage stage, int index, int stages, TestbedKeys keys, Progress progress)
@@ -79,6 +110,7 @@ final class BenchRunner {
         SetupRun run = null;
         List<BenchPoint> points = stage.points();
         int next = 0;
+        int silent = 0;
         try {
             run = SetupRun.start(setup, runDir, keys, options.home(), current, out);
             BenchPoint first = points.get(0);
@@ -93,11 +125,12 @@ final class BenchRunner {
                 clean &= r.ok();
                 progress.pointEnded(r);
                 record(r);
-                if (r.samples() == 0) {
-                    // no request got an answer: the nodes are up but not serving (e.g. a thread died); the next
-                    // points would only wait for their timeouts
+                silent = r.samples() == 0 ? silent + 1 : 0;
+                if (silent == 2) {
+                    // two points in a row without a single answer: the nodes are up but not serving (a dead thread,
+                    // a group that stopped ordering); the next points would only wait for their timeouts
                     next++;
-                    skipRest(setup, points, next, "not run: the setup answered no request of the point before",
+                    skipRest(setup, points, next, "not run: the setup answered no request of the two points before",
                             progress);
                     next = points.size();
                     break;

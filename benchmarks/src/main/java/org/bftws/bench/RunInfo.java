@@ -60,6 +60,15 @@ final class RunInfo {
         entries.put("load at end", String.format(Locale.ROOT, "%.2f", Load.now()));
     }
 
+    boolean has(String key) {
+        return entries.containsKey(key);
+    }
+
+    /** Adds to an entry (entries joined with "; "). */
+    void add(String key, String value) {
+        entries.merge(key, value, (a, b) -> a + "; " + b);
+    }
+
     String get(String key) {
         return entries.getOrDefault(key, "unknown");
     }
