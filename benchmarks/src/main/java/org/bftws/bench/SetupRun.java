@@ -93,7 +93,8 @@ final class SetupRun implements AutoCloseable {
                 0, requests, size, REQUEST_TIMEOUT_MILLIS, cap, Duration.ZERO)).run(new EchoClient.Listener() { });
         double s = (System.nanoTime() - t0) / 1e9;
         out.printf(Locale.ROOT, "  setup warm-up: %d clients, %d elements, %.1f s%s%n", clients, size, s,
-                r.warmupFailed() == 0 ? "" : ", " + r.warmupFailed() + " requests failed");
+                (r.warmupFailed() == 0 ? "" : ", " + r.warmupFailed() + " requests failed")
+                        + (r.notes().isEmpty() ? "" : "; " + String.join("; ", r.notes())));
     }
 
     /** Measures one point: its own warm-up, then the samples, with CPU and service counters at the window's edges. */
