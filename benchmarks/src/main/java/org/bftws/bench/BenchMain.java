@@ -99,6 +99,10 @@ public final class BenchMain {
         return 1;
     }
 
+    private static String orNa(String figure) {
+        return figure.isEmpty() ? "n/a" : figure;
+    }
+
     private static void printSummary(PrintStream out, List<PointResult> results, Targets targets,
                                       BenchOptions options, List<Path> plots) {
         out.println();
@@ -107,12 +111,13 @@ public final class BenchMain {
         for (Comparison c : Comparison.all(results)) {
             PointResult r = c.replicated();
             out.printf(Locale.ROOT, "  %-10s %4d elements %2d clients: latency %s (%s / %s ms), box %s (%s / %s),"
-                            + " projected %s (%s / %s)%n", r.setup().label(), r.point().size(), r.point().clients(),
-                    ResultsCsv.number(c.latencyRatio(), 2), ResultsCsv.number(r.latency().meanMs(), 1),
+                            + " projected %s (%s / %s)%s%n", r.setup().label(), r.point().size(), r.point().clients(),
+                    orNa(ResultsCsv.number(c.latencyRatio(), 2)), ResultsCsv.number(r.latency().meanMs(), 1),
                     ResultsCsv.number(c.baseline().latency().meanMs(), 1), Targets.pct(c.boxRatio()),
                     Targets.rps(r.clientRps()), Targets.rps(c.baseline().clientRps()),
                     Targets.pct(c.projectedRatio()), Targets.rps(r.projectedRps()),
-                    Targets.rps(c.baseline().projectedRps()));
+                    Targets.rps(c.baseline().projectedRps()),
+                    PointResult.FAILED.equals(r.status()) ? " [point failed: no ratio]" : "");
         }
         long failed = results.stream().filter(r -> PointResult.FAILED.equals(r.status())).count();
         if (failed > 0) {
