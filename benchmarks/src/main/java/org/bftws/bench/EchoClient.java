@@ -1,5 +1,6 @@
 package org.bftws.bench;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -8,7 +9,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -38,14 +41,27 @@ public final class EchoClient {
      * @param warmup        warm-up requests in total, at least one per thread
      * @param size          XML elements per request
      * @param timeoutMillis the ServiceClient timeout of one request
+     * @param warmupLimit   each thread stops its warm-up after this long (its first request, which creates its
+     *                      sequence, always runs); zero: no limit
+     * @param measureLimit  no measured request starts once this much of the measured phase has passed, so fewer
+     *                      than {@code requests} may be measured (the benchmark's time cap); requests still in flight
+     *                      get as long again, then the measured phase ends without them (they count as failed);
+     *                      zero: no limit
      */
-    public record Settings(String address, int clients, int requests, int warmup, int size, long timeoutMillis) {
+    public record Settings(String address, int clients, int requests, int warmup, int size, long timeoutMillis,
+                           Duration warmupLimit, Duration measureLimit) {
         public Settings {
-            if (clients < 1 || requests < 0 || warmup < clients || size < 0 || timeoutMillis < 1) {
+            if (clients < 1 || requests < 0 || warmup < clients || size < 0 || timeoutMillis < 1
+                    || warmupLimit.isNegative() || measureLimit.isNegative()) {
                 throw new IllegalArgumentException("need clients >= 1, requests >= 0, warmup >= clients, size >= 0,"
-                        + " timeout >= 1 ms: " + clients + ", " + requests + ", " + warmup + ", " + size + ", "
-                        + timeoutMillis);
+                        + " timeout >= 1 ms, limits >= 0: " + clients + ", " + requests + ", " + warmup + ", "
+                        + size + ", " + timeoutMillis + ", " + warmupLimit + ", " + measureLimit);
             }
+        }
+
+        /** Without time limits: every warm-up and measured request runs. */
+        public Settings(String address, int clients, int requests, int warmup, int size, long timeoutMillis) {
+            this(address, clients, requests, warmup, size, timeoutMillis, Duration.ZERO, Duration.ZERO);
         }
     }
 
@@ -73,29 +89,59 @@ public final class EchoClient {
         this.settings = settings;
     }
 
+    /** How long to wait for the threads that were not in a request when the measured phase ended. */
+    private static final long SETTLE_MILLIS = 2_000;
+    /** Beyond twice the warm-up cap, how long a slow first request (it opens the sequence) may take. */
+    private static final Duration WARMUP_GRACE = Duration.ofSeconds(10);
+
     public EchoResult run(Listener listener) throws InterruptedException {
         AtomicLong start = new AtomicLong();
-        AtomicLong end = new AtomicLong();
+        CountDownLatch measuring = new CountDownLatch(1);
         CyclicBarrier warmedUp = new CyclicBarrier(settings.clients(), () -> {
             listener.measuring();
             start.set(System.nanoTime());
+            measuring.countDown();
         });
-        CyclicBarrier done = new CyclicBarrier(settings.clients(), () -> {
-            end.set(System.nanoTime());
-            listener.measured();
-        });
-        Run run = new Run(listener);
+        Run run = new Run(listener, start);
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < settings.clients(); i++) {
             int index = i;
-            Thread t = new Thread(() -> run.client(index, warmedUp, done), "echo-client-" + i);
+            Thread t = new Thread(() -> run.client(index, warmedUp), "echo-client-" + i);
+            t.setDaemon(true); // a request abandoned at the hard end must not keep the JVM alive
             threads.add(t);
             t.start();
         }
-        for (Thread t : threads) {
-            t.join();
+        // with time caps, each phase ends at twice its cap at the latest (the warm-up, whose first requests create
+        // the sequences, WARMUP_GRACE later): a request stuck in a degraded setup (retransmissions, view changes)
+        // must not hold the suite for its whole timeout
+        long warmupHardEnd = settings.warmupLimit().isZero() ? Long.MAX_VALUE
+                : System.nanoTime() + 2 * settings.warmupLimit().toNanos() + WARMUP_GRACE.toNanos();
+        while (!measuring.await(100, TimeUnit.MILLISECONDS)) {
+            if (threads.stream().noneMatch(Thread::isAlive)) {
+                return run.result(); // every thread left before measuring (a barrier broke): nothing measured
+            }
+            if (System.nanoTime() - warmupHardEnd > 0) {
+                run.abandonWarmup();
+                warmedUp.reset();
+                return run.result();
+            }
         }
-        return run.result(end.get() - start.get());
+        if (settings.measureLimit().isZero()) {
+            for (Thread t : threads) {
+                t.join();
+            }
+            return run.result();
+        }
+        long hardEnd = start.get() + 2 * settings.measureLimit().toNanos();
+        if (!run.allMeasured.await(Math.max(0, hardEnd - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            // the late threads are not interrupted: an interrupt inside Axis2's HTTP sender could spoil the pooled
+            // connections the setup's next point reuses; they finish in the background, their answers ignored
+            run.endMeasuring();
+        }
+        for (Thread t : threads) {
+            t.join(SETTLE_MILLIS);
+        }
+        return run.result();
     }
 
     /** The shared state of one run. */
@@ -104,16 +150,32 @@ public final class EchoClient {
         private final AtomicInteger nextTicket = new AtomicInteger();
         private final AtomicInteger completed = new AtomicInteger();
         private final AtomicInteger warmupFailed = new AtomicInteger();
+        private final AtomicLong measureStart;
+        private final AtomicLong measureEnd = new AtomicLong();
+        /** Counted down once the measured phase has ended (every thread done, or the hard end reached). */
+        final CountDownLatch allMeasured = new CountDownLatch(1);
+        private final AtomicInteger measuringThreads = new AtomicInteger(settings.clients());
+        /** Guards the results against a request that completes after the measured phase ended. */
+        private final Object lock = new Object();
+        private boolean ended;
+        private volatile boolean warmupAbandoned;
+        private int recorded;
         private final long[] nanos = new long[settings.requests()];
         private final boolean[] ok = new boolean[settings.requests()];
         private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
         private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
 
-        Run(Listener listener) {
+        Run(Listener listener, AtomicLong measureStart) {
             this.listener = listener;
+            this.measureStart = measureStart;
         }
 
-        void client(int index, CyclicBarrier warmedUp, CyclicBarrier done) {
+        /** {@code limit} after {@code from} in nanoTime; a limit of zero is practically none (about 146 years). */
+        private static long deadline(long from, Duration limit) {
+            return from + (limit.isZero() ? Long.MAX_VALUE / 2 : limit.toNanos());
+        }
+
+        void client(int index, CyclicBarrier warmedUp) {
             String sequenceKey = "echo-" + runId + "-" + index;
             ServiceClient client = null;
             try {
@@ -123,25 +185,72 @@ public final class EchoClient {
             }
             int clients = settings.clients();
             int share = settings.warmup() / clients + (index < settings.warmup() % clients ? 1 : 0);
-            for (int w = 0; w < share; w++) {
+            long warmupEnd = deadline(System.nanoTime(), settings.warmupLimit());
+            for (int w = 0; w < share && (w == 0 || System.nanoTime() - warmupEnd < 0); w++) {
                 if (call(client, "w" + index + "." + w) != null) {
                     warmupFailed.incrementAndGet();
                 }
             }
-            await(warmedUp);
-            for (int t = nextTicket.getAndIncrement(); t < settings.requests(); t = nextTicket.getAndIncrement()) {
+            if (warmupAbandoned || !await(warmedUp)) {
+                return;
+            }
+            long lastStart = deadline(measureStart.get(), settings.measureLimit());
+            while (System.nanoTime() - lastStart < 0 && !hasEnded()) {
+                int t = nextTicket.getAndIncrement();
+                if (t >= settings.requests()) {
+                    break;
+                }
                 long t0 = System.nanoTime();
                 String problem = call(client, "m" + t);
-                nanos[t] = System.nanoTime() - t0;
-                if (problem == null) {
-                    ok[t] = true;
-                } else {
-                    failures.computeIfAbsent(problem, k -> new LongAdder()).increment();
+                long took = System.nanoTime() - t0;
+                synchronized (lock) {
+                    if (ended) {
+                        break; // answered after the hard end: not part of the measured phase
+                    }
+                    nanos[t] = took;
+                    ok[t] = problem == null;
+                    recorded++;
+                    if (problem != null) {
+                        failures.computeIfAbsent(problem, k -> new LongAdder()).increment();
+                    }
                 }
                 listener.completed(completed.incrementAndGet());
             }
-            await(done);
+            if (measuringThreads.decrementAndGet() == 0) {
+                endMeasuring();
+            }
+            try {
+                allMeasured.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             terminate(client, sequenceKey);
+        }
+
+        private boolean hasEnded() {
+            synchronized (lock) {
+                return ended;
+            }
+        }
+
+        /** The warm-up took too long: nothing is measured, threads still warming up leave when they can. */
+        void abandonWarmup() {
+            warmupAbandoned = true;
+            notes.add("the warm-up did not end within twice its cap and " + WARMUP_GRACE.toSeconds()
+                    + " s: nothing measured");
+        }
+
+        /** Ends the measured phase once: its wall time and the listener's end; later completions are ignored. */
+        void endMeasuring() {
+            synchronized (lock) {
+                if (ended) {
+                    return;
+                }
+                ended = true;
+                measureEnd.set(System.nanoTime());
+            }
+            listener.measured();
+            allMeasured.countDown();
         }
 
         private ServiceClient serviceClient(String sequenceKey) throws AxisFault {
@@ -188,20 +297,38 @@ public final class EchoClient {
             }
         }
 
-        private void await(CyclicBarrier barrier) {
+        /** False when the run cannot go on (interrupted, or another thread left the barrier). */
+        private boolean await(CyclicBarrier barrier) {
             try {
                 barrier.await();
+                return true;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (BrokenBarrierException e) {
-                notes.add("a client thread left the run early: " + e);
+                if (!warmupAbandoned) {
+                    notes.add("a client thread left the run early: " + e);
+                }
             }
+            return false;
         }
 
-        EchoResult result(long wallNanos) {
+        EchoResult result() {
+            long wallNanos;
             int good = 0;
-            for (boolean b : ok) {
-                good += b ? 1 : 0;
+            int issued;
+            synchronized (lock) {
+                ended = true;
+                wallNanos = measureEnd.get() == 0 ? 0 : measureEnd.get() - measureStart.get();
+                for (boolean b : ok) {
+                    good += b ? 1 : 0;
+                }
+                // a time limit may have left tickets unused: those requests were never sent, so they did not fail
+                issued = Math.min(nextTicket.get(), settings.requests());
+                int unanswered = issued - recorded;
+                if (unanswered > 0) {
+                    failures.computeIfAbsent("no answer when the measured phase ended (its time cap and as long"
+                            + " again): abandoned", k -> new LongAdder()).add(unanswered);
+                }
             }
             long[] okNanos = new long[good];
             for (int i = 0, j = 0; i < ok.length; i++) {
@@ -211,7 +338,7 @@ public final class EchoClient {
             }
             Map<String, Long> reasons = new TreeMap<>();
             failures.forEach((k, v) -> reasons.put(k, v.sum()));
-            return new EchoResult(good, settings.requests() - good, warmupFailed.get(), okNanos, wallNanos, reasons,
+            return new EchoResult(good, issued - good, warmupFailed.get(), okNanos, wallNanos, reasons,
                     List.copyOf(notes));
         }
     }

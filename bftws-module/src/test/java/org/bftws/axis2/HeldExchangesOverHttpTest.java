@@ -23,11 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A node holds at most {@code maxHeldExchanges} HTTP exchanges waiting for their replies (each parks one of the HTTP
+ * A request held for an earlier, missing message of its sequence is answered with the retry-later fault once its
+ * hold time has passed, garbage collections or not. And a node holds at most {@code maxHeldExchanges} HTTP exchanges waiting for their replies (each parks one of the HTTP
  * server's threads): beyond that the oldest is answered at once with the retry-later fault, over real HTTP, and
  * nothing is lost: the request it carried is still delivered, and answered from the cache when retransmitted.
  */
-class HeldExchangeLimitTest {
+class HeldExchangesOverHttpTest {
 
     @TempDir
     Path dir;
@@ -78,6 +79,38 @@ class HeldExchangeLimitTest {
                 assertTrue(again.body().contains(">" + m[1] + "<"), again.body());
             }
             assertEquals(3, destination.deliveredCount() - deliveredBefore, "two, three and four, each once");
+        } finally {
+            rmClient.terminate();
+            server.close();
+        }
+    }
+
+    @Test
+    void aHeldRequestIsAnsweredWithAFaultAfterItsHoldTimeEvenAcrossGarbageCollections() throws Exception {
+        NodeServer server;
+        System.setProperty("bftws.holdTimeoutMillis", "600");
+        try {
+            server = TestNodes.echoNode(dir);
+        } finally {
+            System.clearProperty("bftws.holdTimeoutMillis");
+        }
+        ConfigurationContext rmClient = TestNodes.client(dir, true);
+        try {
+            String endpoint = server.endpoint("EchoService");
+            ServiceClient client = TestNodes.serviceClient(rmClient, endpoint);
+            client.getOptions().setProperty(RmSource.SEQUENCE_KEY, "timed");
+            TestNodes.call(client, TestNodes.echo("first"));
+            String sequence = ((OutboundSequence) client.getLastOperationContext()
+                    .getMessageContext(WSDLConstants.MESSAGE_LABEL_OUT_VALUE).getProperty(MulticastSender.SEQUENCE)).id();
+            // message 3 while 2 never comes: held until the hold time has passed
+            CompletableFuture<HttpResponse<String>> held = post(endpoint, sequence, 3, "x");
+            for (int i = 0; i < 10 && !held.isDone(); i++) {
+                System.gc();
+                Thread.sleep(100);
+            }
+            HttpResponse<String> response = held.get(30, TimeUnit.SECONDS);
+            assertEquals(500, response.statusCode(), response.body());
+            assertTrue(response.body().contains("was not delivered within 600 ms"), response.body());
         } finally {
             rmClient.terminate();
             server.close();

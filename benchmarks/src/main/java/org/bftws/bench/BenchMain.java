@@ -1,0 +1,134 @@
+package org.bftws.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * {@code ./bftws bench [--quick] [options]}: the echo benchmark suite (paper section 4.1) on this machine's
+ * testbed. Runs the {@link BenchPlan}, writes {@code results.csv}, the PNG plots and the results page, prints the
+ * comparisons and ends with {@code latency ratio L, projected throughput ratio P, box throughput T req/s}
+ * (Configuration I, mac, 8 clients, 10 elements, against no replication with the same security). Exit status 0 when
+ * every measured point succeeded and the headline was measured, 1 otherwise, 2 for a bad command line.
+ */
+public final class BenchMain {
+
+    /** Axis2 logs every deployment step at INFO through java.util.logging; the console shows warnings only. */
+    private static final Logger AXIS2_LOG = Logger.getLogger("org.apache.axis2");
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) {
+        BenchOptions options;
+        try {
+            if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+                System.out.println(BenchOptions.USAGE);
+                return;
+            }
+            options = BenchOptions.parse(args);
+        } catch (UsageException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.err.println(BenchOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        AXIS2_LOG.setLevel(Level.WARNING);
+        System.setProperty("java.awt.headless", "true"); // plots are drawn off-screen, with or without a display
+        System.exit(run(options, System.out));
+    }
+
+    static int run(BenchOptions options, PrintStream out) {
+        List<PointResult> results;
+        RunInfo info;
+        boolean clean;
+        try {
+            if (options.reportOnly()) {
+                results = ResultsCsv.read(options.out().resolve(ResultsCsv.FILE));
+                info = RunInfo.read(options.out());
+                out.println("bench: read " + results.size() + " points from " + options.out().resolve(ResultsCsv.FILE));
+            } else {
+                BenchPlan plan = BenchPlan.of(options);
+                info = RunInfo.begin(options, plan);
+                RunInfo earlier = options.only().isEmpty() ? null : RunInfo.read(options.out());
+                out.printf(Locale.ROOT, "bench: %s suite, %d points (%d samples each after %d warm-up), results to %s%n",
+                        options.quick() ? "quick" : "full", plan.points(), options.samples(), options.warmup(),
+                        options.out());
+                long t0 = System.nanoTime();
+                Path runRoot = options.home().resolve("bench").resolve(LocalDateTime.now().format(
+                        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)) + "-"
+                        + ProcessHandle.current().pid()).toAbsolutePath().normalize();
+                Files.createDirectories(options.out());
+                BenchRunner runner = new BenchRunner(options, plan, runRoot, out);
+                results = runner.run();
+                info.end(Duration.ofNanos(System.nanoTime() - t0));
+                if (earlier != null && earlier.has("started")) {
+                    // a partial re-run: the page keeps describing the suite's run, and says what was measured again
+                    earlier.add("measured again", String.join(", ", options.only()) + " on " + info.get("started")
+                            + " (" + info.get("duration") + ", load " + info.get("load at start") + " to "
+                            + info.get("load at end") + ")");
+                    info = earlier;
+                }
+                info.write(options.out());
+                if (runner.keptRunDirs().isEmpty()) {
+                    BenchRunner.deleteQuietly(runRoot);
+                }
+            }
+            clean = results.stream().allMatch(r -> r.ok() || PointResult.NOT_MEASURED.equals(r.status()));
+            List<Path> plots = BenchPlots.write(options.out(), results);
+            Targets targets = new Targets(results);
+            BenchPage.write(options.page(), results, info, options.out().resolve(ResultsCsv.FILE), plots, targets);
+            printSummary(out, results, targets, options, plots);
+            out.println(targets.finalLine());
+            return clean && targets.headlineMeasured() ? 0 : 1;
+        } catch (IOException | RuntimeException e) {
+            out.println("bench: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.println("bench: interrupted");
+        }
+        out.println(new Targets(List.of()).finalLine());
+        return 1;
+    }
+
+    private static String orNa(String figure) {
+        return figure.isEmpty() ? "n/a" : figure;
+    }
+
+    private static void printSummary(PrintStream out, List<PointResult> results, Targets targets,
+                                      BenchOptions options, List<Path> plots) {
+        out.println();
+        out.println("replicated against no replication with the same security (latency ratio, throughput ratio"
+                + " on this machine, projected throughput ratio with one host per node):");
+        for (Comparison c : Comparison.all(results)) {
+            PointResult r = c.replicated();
+            out.printf(Locale.ROOT, "  %-10s %4d elements %2d clients: latency %s (%s / %s ms), box %s (%s / %s),"
+                            + " projected %s (%s / %s)%s%n", r.setup().label(), r.point().size(), r.point().clients(),
+                    orNa(ResultsCsv.number(c.latencyRatio(), 2)), ResultsCsv.number(r.latency().meanMs(), 1),
+                    ResultsCsv.number(c.baseline().latency().meanMs(), 1), Targets.pct(c.boxRatio()),
+                    Targets.rps(r.clientRps()), Targets.rps(c.baseline().clientRps()),
+                    Targets.pct(c.projectedRatio()), Targets.rps(r.projectedRps()),
+                    Targets.rps(c.baseline().projectedRps()),
+                    PointResult.FAILED.equals(r.status()) ? " [point failed: no ratio]" : "");
+        }
+        long failed = results.stream().filter(r -> PointResult.FAILED.equals(r.status())).count();
+        if (failed > 0) {
+            out.println("failed points: " + failed + " (listed in the CSV and on the page with their reasons)");
+        }
+        out.println("targets:");
+        for (Targets.Row row : targets.rows()) {
+            out.println("  " + row.target().replace("`", "") + ": " + row.figure() + " (goal " + row.goal() + ")"
+                    + (row.met() == null ? "" : row.met() ? ": met" : ": NOT met"));
+        }
+        out.println("wrote " + options.out().resolve(ResultsCsv.FILE) + ", " + plots.size() + " plots and "
+                + options.page());
+    }
+}

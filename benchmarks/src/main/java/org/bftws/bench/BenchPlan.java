@@ -1,0 +1,90 @@
+package org.bftws.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.bftws.config.Configuration;
+import org.bftws.config.SecurityProfile;
+
+/**
+ * What a suite run measures, in order: setups (each started once) and the points of each. The headline compares
+ * Configuration I with the unreplicated node of the same profile at {@value #HEADLINE_CLIENTS} clients and
+ * {@value #HEADLINE_SIZE} elements ("small requests").
+ */
+record BenchPlan(List<Stage> stages) {
+
+    static final int HEADLINE_SIZE = 10;
+    static final int HEADLINE_CLIENTS = 8;
+
+    /** One setup and the points measured on it, in this order. */
+    record Stage(BenchSetup setup, List<BenchPoint> points) {
+    }
+
+    static BenchPlan of(BenchOptions options) {
+        return options.quick() ? quick() : full(options);
+    }
+
+    /**
+     * The paper's grid: every size with every client count, for the unsigned baseline, and per profile the signed
+     * baseline and each Configuration. Baselines first, so a long run has its references even if stopped later.
+     */
+    static BenchPlan full(BenchOptions options) {
+        List<BenchPoint> grid = new ArrayList<>();
+        for (int size : options.sizes()) {
+            for (int clients : options.clients()) {
+                grid.add(new BenchPoint(size, clients));
+            }
+        }
+        // the headline's point first: a replicated setup that degrades as it runs (view changes on a loaded box)
+        // still measures the point the targets are about
+        BenchPoint headline = new BenchPoint(HEADLINE_SIZE, HEADLINE_CLIENTS);
+        if (grid.remove(headline)) {
+            grid.add(0, headline);
+        }
+        List<Stage> stages = new ArrayList<>();
+        stages.add(new Stage(BenchSetup.unreplicated(SecurityProfile.NONE), grid));
+        for (SecurityProfile profile : options.profiles()) {
+            if (profile != SecurityProfile.NONE) {
+                stages.add(new Stage(BenchSetup.unreplicated(profile), grid));
+            }
+            for (Configuration c : options.configurations()) {
+                stages.add(new Stage(BenchSetup.bft(c, profile), grid));
+            }
+            if (profile != SecurityProfile.NONE) {
+                // listed, never run: the page and the CSV say it is not measured
+                stages.add(new Stage(BenchSetup.threeTier(profile), List.of(new BenchPoint(100, 1))));
+            }
+        }
+        if (!options.only().isEmpty()) {
+            for (String id : options.only()) {
+                if (stages.stream().noneMatch(s -> s.setup().id().equals(id))) {
+                    throw new UsageException("--only: no setup '" + id + "' in the plan; the plan's setups are "
+                            + String.join(", ", stages.stream().map(s -> s.setup().id()).toList()));
+                }
+            }
+            stages.removeIf(s -> !options.only().contains(s.setup().id()));
+        }
+        return new BenchPlan(List.copyOf(stages));
+    }
+
+    /**
+     * The small version: small requests only; the headline's two setups at 1 and 8 clients, and the wssec
+     * target's two at 8 clients.
+     */
+    static BenchPlan quick() {
+        List<BenchPoint> oneAndEight = List.of(new BenchPoint(HEADLINE_SIZE, 1),
+                new BenchPoint(HEADLINE_SIZE, HEADLINE_CLIENTS));
+        List<BenchPoint> eight = List.of(new BenchPoint(HEADLINE_SIZE, HEADLINE_CLIENTS));
+        return new BenchPlan(List.of(
+                new Stage(BenchSetup.unreplicated(SecurityProfile.MAC), oneAndEight),
+                new Stage(BenchSetup.bft(Configuration.I, SecurityProfile.MAC), oneAndEight),
+                new Stage(BenchSetup.unreplicated(SecurityProfile.WSSEC), eight),
+                new Stage(BenchSetup.bft(Configuration.I, SecurityProfile.WSSEC), eight)));
+    }
+
+    /** Points that are measured (the 3-tier ones are only listed). */
+    int points() {
+        return stages.stream().filter(s -> s.setup().kind() != BenchSetup.Kind.THREE_TIER)
+                .mapToInt(s -> s.points().size()).sum();
+    }
+}

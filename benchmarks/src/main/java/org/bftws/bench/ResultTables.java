@@ -1,0 +1,145 @@
+package org.bftws.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.bftws.config.Configuration;
+import org.bftws.config.SecurityProfile;
+
+/** The Markdown tables of the results page: targets, ratios per profile, and every point of every setup. */
+final class ResultTables {
+
+    private ResultTables() {
+    }
+
+    static String targets(Targets targets) {
+        StringBuilder s = new StringBuilder("| target | goal | measured | met |\n| --- | --- | --- | --- |\n");
+        for (Targets.Row r : targets.rows()) {
+            s.append("| ").append(r.target()).append(" | ").append(r.goal()).append(" | ").append(r.figure())
+                    .append(" | ").append(r.met() == null ? "-" : r.met() ? "yes" : "**no**").append(" |\n");
+        }
+        return s.toString();
+    }
+
+    /**
+     * One table per profile: for each point, each Configuration's latency ratio, throughput ratio on this machine
+     * and projected throughput ratio against the unreplicated node with the same profile.
+     */
+    static String ratios(List<PointResult> results) {
+        StringBuilder s = new StringBuilder();
+        for (SecurityProfile profile : BenchPlots.profiles(results)) {
+            List<Configuration> configs = new ArrayList<>();
+            for (Configuration c : Configuration.values()) {
+                if (results.stream().anyMatch(r -> r.setup().equals(BenchSetup.bft(c, profile)))) {
+                    configs.add(c);
+                }
+            }
+            String p = profile.name().toLowerCase(Locale.ROOT);
+            s.append("\n`").append(p).append("`, each cell: latency ratio / throughput ratio on this machine /")
+                    .append(" projected throughput ratio (one host per node)\n\n| elements | clients |");
+            configs.forEach(c -> s.append(" C-").append(c).append(" |"));
+            s.append("\n| --- | --- |");
+            configs.forEach(c -> s.append(" --- |"));
+            s.append('\n');
+            for (BenchPoint point : points(results, BenchSetup.unreplicated(profile))) {
+                s.append("| ").append(point.size()).append(" | ").append(point.clients()).append(" |");
+                for (Configuration c : configs) {
+                    Optional<Comparison> cmp = Comparison.find(results, c, profile, point);
+                    s.append(' ').append(cmp.map(ResultTables::triple).orElse("-")).append(" |");
+                }
+                s.append('\n');
+            }
+        }
+        return s.toString();
+    }
+
+    private static String triple(Comparison c) {
+        if (!c.replicated().ok()) {
+            return "failed";
+        }
+        return ResultsCsv.number(c.latencyRatio(), 2) + " / " + Targets.pct(c.boxRatio()) + " / "
+                + Targets.pct(c.projectedRatio());
+    }
+
+    /** Every point of every setup, grouped by setup, with the per-process CPU. */
+    static String points(List<PointResult> results) {
+        StringBuilder s = new StringBuilder();
+        Set<BenchSetup> setups = new LinkedHashSet<>();
+        results.forEach(r -> setups.add(r.setup()));
+        for (BenchSetup setup : setups) {
+            List<PointResult> rows = results.stream().filter(r -> r.setup().equals(setup)).toList();
+            if (setup.kind() == BenchSetup.Kind.THREE_TIER) {
+                s.append("\n**").append(setup.label()).append("**: ").append(BenchSetup.THREE_TIER_NOTE)
+                        .append(" (the product has no nested replicated calls yet)\n");
+                continue;
+            }
+            List<String> nodes = nodeNames(rows);
+            s.append("\n**").append(setup.label()).append("** (`").append(setup.id()).append("`); node CPU in order ")
+                    .append(nodes.isEmpty() ? "-" : String.join(", ", nodes)).append("\n\n")
+                    .append("| elements | clients | samples | mean ms | p50 ms | p99 ms | req/s at clients |")
+                    .append(" req/s at service | node CPU s / 1,000 req | client CPU s / 1,000 req |")
+                    .append(" projected req/s | view changes | load | status |\n")
+                    .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |\n");
+            for (PointResult r : rows) {
+                boolean any = r.samples() > 0;
+                List<String> cpu = new ArrayList<>();
+                for (String n : nodes) {
+                    cpu.add(dash(ResultsCsv.number(r.cpu().getOrDefault(n, Double.NaN), 2)));
+                }
+                s.append("| ").append(r.point().size()).append(" | ").append(r.point().clients()).append(" | ")
+                        .append(r.samples()).append(r.samples() < r.requested() ? " of " + r.requested() : "")
+                        .append(" | ").append(any ? ResultsCsv.number(r.latency().meanMs(), 2) : "-")
+                        .append(" | ").append(any ? ResultsCsv.number(r.latency().p50Ms(), 2) : "-")
+                        .append(" | ").append(any ? ResultsCsv.number(r.latency().p99Ms(), 2) : "-")
+                        .append(" | ").append(dash(ResultsCsv.number(r.clientRps(), 1)))
+                        .append(" | ").append(dash(ResultsCsv.number(r.serviceRps(), 1)))
+                        .append(" | ").append(cpu.isEmpty() ? "-" : String.join(" / ", cpu))
+                        .append(" | ").append(dash(ResultsCsv.number(r.cpu().getOrDefault(CpuSamples.CLIENT,
+                                Double.NaN), 2)))
+                        .append(" | ").append(dash(ResultsCsv.number(r.projectedRps(), 0)))
+                        .append(" | ").append(dash(ResultsCsv.number(r.viewChanges(), 0)))
+                        .append(" | ").append(dash(ResultsCsv.number(r.load1(), 1)))
+                        .append(" | ").append(status(r)).append(" |\n");
+            }
+        }
+        return s.toString();
+    }
+
+    private static String status(PointResult r) {
+        if (r.ok()) {
+            return r.capped() ? "ok (time cap)" : "ok";
+        }
+        String note = r.note() == null || r.note().isEmpty() ? "" : ": " + r.note();
+        if (note.length() > 200) {
+            note = note.substring(0, 200) + "...";
+        }
+        return "**" + r.status() + "**" + note.replace("|", "\\|");
+    }
+
+    /** Node names with a CPU figure in any row, in {@link PointResult#PROCESSES} order. */
+    private static List<String> nodeNames(List<PointResult> rows) {
+        List<String> names = new ArrayList<>();
+        for (String p : PointResult.PROCESSES) {
+            if (!p.equals(CpuSamples.CLIENT) && rows.stream().map(PointResult::cpu)
+                    .anyMatch((Map<String, Double> m) -> m.containsKey(p))) {
+                names.add(p);
+            }
+        }
+        return names;
+    }
+
+    private static List<BenchPoint> points(List<PointResult> results, BenchSetup setup) {
+        Set<BenchPoint> points = new LinkedHashSet<>();
+        results.stream().filter(r -> r.setup().equals(setup)).forEach(r -> points.add(r.point()));
+        return List.copyOf(points);
+    }
+
+    private static String dash(String s) {
+        return s.isEmpty() ? "-" : s;
+    }
+}

@@ -1,0 +1,57 @@
+package org.bftws.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.bftws.config.Configuration;
+import org.bftws.config.SecurityProfile;
+import org.junit.jupiter.api.Test;
+
+class BenchPlanTest {
+
+    @Test
+    void theFullPlanMeasuresEveryPointForTheBaselinesAndEachConfigurationOfEachProfile() {
+        BenchPlan plan = BenchPlan.of(BenchOptions.parse(new String[] {"--home", "/x/.bftws"}));
+        List<BenchSetup> setups = plan.stages().stream().map(BenchPlan.Stage::setup).toList();
+        assertEquals(BenchSetup.unreplicated(SecurityProfile.NONE), setups.get(0), "unsigned baseline first");
+        for (SecurityProfile p : List.of(SecurityProfile.MAC, SecurityProfile.WSSEC)) {
+            assertTrue(setups.contains(BenchSetup.unreplicated(p)), "signed baseline " + p);
+            for (Configuration c : Configuration.values()) {
+                assertTrue(setups.contains(BenchSetup.bft(c, p)), c + " " + p);
+            }
+            assertTrue(setups.contains(BenchSetup.threeTier(p)), "3-tier listed for " + p);
+        }
+        for (BenchPlan.Stage s : plan.stages()) {
+            if (s.setup().kind() != BenchSetup.Kind.THREE_TIER) {
+                assertEquals(16, s.points().size(), s.setup().label());
+            }
+        }
+        assertEquals(9 * 16, plan.points(), "the 3-tier rows are listed, not measured");
+    }
+
+    @Test
+    void theQuickPlanHoldsTheHeadlinePointForBothProfilesAndTheirBaselines() {
+        BenchPlan plan = BenchPlan.quick();
+        BenchPoint headline = new BenchPoint(BenchPlan.HEADLINE_SIZE, BenchPlan.HEADLINE_CLIENTS);
+        for (SecurityProfile p : List.of(SecurityProfile.MAC, SecurityProfile.WSSEC)) {
+            for (BenchSetup s : List.of(BenchSetup.bft(Configuration.I, p), BenchSetup.unreplicated(p))) {
+                assertTrue(plan.stages().stream().anyMatch(st -> st.setup().equals(s)
+                        && st.points().contains(headline)), s.label());
+            }
+        }
+    }
+
+    @Test
+    void setupIdsReadBackAsTheSameSetup() {
+        for (SecurityProfile p : SecurityProfile.values()) {
+            for (BenchSetup s : List.of(BenchSetup.unreplicated(p), BenchSetup.bft(Configuration.I, p),
+                    BenchSetup.bft(Configuration.II, p), BenchSetup.bft(Configuration.III, p),
+                    BenchSetup.threeTier(p))) {
+                assertEquals(s, BenchSetup.parse(s.id()));
+            }
+        }
+        assertEquals(7, BenchSetup.bft(Configuration.III, SecurityProfile.MAC).nodes());
+    }
+}
