@@ -55,8 +55,6 @@ final class ClientRun {
     }
 
     private EchoClient.Listener listener() {
-        ReplicaProcess victim = options.crash() == null ? null : replicas.stream()
-                .filter(r -> r.name().equals(deployment.crashTarget(options.crash()).name())).findFirst().orElseThrow();
         int crashAt = Math.max(1, options.requests() / 2);
         return new EchoClient.Listener() {
             @Override
@@ -66,7 +64,8 @@ final class ClientRun {
 
             @Override
             public void completed(int count) {
-                if (victim != null && count == crashAt) {
+                if (options.crash() != null && count == crashAt) {
+                    ReplicaProcess victim = victim();
                     victim.crash();
                     out.println("crashed " + victim.name() + " (the " + options.crash() + ", pid " + victim.pid()
                             + ") after " + count + " of " + options.requests() + " measured requests");
@@ -78,5 +77,21 @@ final class ClientRun {
                 cpu.end(replicas);
             }
         };
+    }
+
+    /** The replica --crash names in the current view (the highest any replica reports; 0 if none answers). */
+    private ReplicaProcess victim() {
+        int view = 0;
+        for (ReplicaProcess r : replicas) {
+            try {
+                view = Math.max(view, r.stats(java.time.Duration.ofSeconds(2))
+                        .map(a -> ReplicaGroup.fields(a).getOrDefault("view", "0")).map(Integer::parseInt).orElse(0));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        String name = deployment.crashTarget(options.crash(), view).name();
+        return replicas.stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow();
     }
 }

@@ -155,10 +155,15 @@ final class TestbedDeployment {
                 .collect(java.util.stream.Collectors.toSet());
     }
 
-    /** The agreement node that crashes for {@code --crash}: id 0 is the primary of view 0, id 3 a backup. */
-    Node crashTarget(String which) {
-        int id = "primary".equals(which) ? 0 : 3;
-        return nodes.stream().filter(n -> n.role().orders() && n.id() == id).findFirst()
+    /**
+     * The agreement node that crashes for {@code --crash} in {@code view}: its primary (id view mod n), or the
+     * backup three places after it. The view matters: a view change during the warm-up (a slow start on a loaded
+     * machine) makes replica0 a backup, and a crash of "the primary" that kills replica0 then kills a backup.
+     */
+    Node crashTarget(String which, int view) {
+        long n = nodes.stream().filter(x -> x.role().orders()).count();
+        int id = (int) ((view + ("primary".equals(which) ? 0 : 3)) % n);
+        return nodes.stream().filter(x -> x.role().orders() && x.id() == id).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no agreement node " + id));
     }
 }

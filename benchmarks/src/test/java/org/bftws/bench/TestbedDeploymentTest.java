@@ -68,4 +68,15 @@ class TestbedDeploymentTest {
                 keys);
         ReplicasConfigReader.read(d.file(), KeyFileCheck.all()); // throws if any key file were missing
     }
+
+    @Test
+    void crashPrimaryKillsThePrimaryOfTheCurrentViewAndCrashBackupAnotherNode() throws Exception {
+        TestbedDeployment d = TestbedDeployment.write(TestbedOptions.parse(new String[] {"--security", "none"}), dir,
+                new TestbedKeys(dir.resolve("keys")));
+        assertEquals("replica0", d.crashTarget("primary", 0).name());
+        assertEquals("replica3", d.crashTarget("backup", 0).name());
+        assertEquals("replica1", d.crashTarget("primary", 1).name(), "after one view change replica1 is the primary");
+        assertEquals("replica0", d.crashTarget("backup", 1).name());
+        assertEquals("replica2", d.crashTarget("primary", 6).name());
+    }
 }
