@@ -48,7 +48,7 @@ final class TestbedDeployment {
         Path file = runDir.resolve("replicas.xml");
         int f = options.unreplicated() ? 0 : 1;
         Configuration configuration = options.unreplicated() ? Configuration.I : options.configuration();
-        Files.writeString(file, xml(nodes, f, configuration, options.security(), keys));
+        Files.writeString(file, xml(nodes, f, configuration, options.security(), keys, options.protocol(), null));
         return new TestbedDeployment(file, nodes);
     }
 

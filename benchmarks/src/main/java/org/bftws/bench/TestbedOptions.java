@@ -19,13 +19,21 @@ import org.bftws.config.SecurityProfile;
  * @param keep          keep the run directory (it is kept anyway when something failed)
  * @param crash         kill a replica halfway through the measured requests: "primary", "backup" or null
  * @param home          the state directory: run directories and the testbed's keys live under home/testbed
+ * @param protocol      a {@code <protocol .../>} element for replicas.xml (from {@code --protocol name=value,..}),
+ *                      or null for the defaults
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
-                      int size, boolean unreplicated, boolean keep, String crash, Path home) {
+                      int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, null);
+    }
 
     static final String USAGE = """
             usage: ./bftws testbed [--config I|II|III] [--clients C] [--requests N] [--warmup W] [--size K]
                                    [--security mac|wssec|none] [--unreplicated] [--crash primary|backup] [--keep]
+                                   [--protocol name=value,..]
               starts the replicas of a generated replicas.xml as JVMs on free loopback ports, runs the echo client
               against them, prints figures, stops them; the last line is
               'echo: N ok, F failed, mean X ms, p99 Y ms, T req/s' (exit status 1 when anything failed)
@@ -38,7 +46,9 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
               --unreplicated        one node, WS-RM only: the baseline without replication
               --crash primary|backup  kill that replica halfway through the measured requests
               --tiers 2             accepted; 3 tiers (a replicated echo calling another) are not implemented yet
-              --keep                keep the run directory (logs, replicas.xml); kept anyway after a failure""";
+              --keep                keep the run directory (logs, replicas.xml); kept anyway after a failure
+              --protocol N=V,..     attributes of the group's <protocol> element in replicas.xml, e.g.
+                                    batchMaxDelay=20ms,maxBatchesInFlight=2 (docs/configuration.md)""";
 
     static TestbedOptions parse(String[] argv) {
         Arguments args = new Arguments(argv);
@@ -52,6 +62,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         boolean keep = false;
         String crash = null;
         Path home = Arguments.home();
+        String protocol = null;
         while (args.hasNext()) {
             String option = args.option();
             switch (option) {
@@ -72,6 +83,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 case "--keep" -> keep = true;
                 case "--crash" -> crash = args.choice(option, "primary", "backup");
                 case "--home" -> home = args.path(option);
+                case "--protocol" -> protocol = protocolElement(args.value(option));
                 default -> throw new UsageException("unknown option " + option);
             }
         }
@@ -79,7 +91,21 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
             throw new UsageException("--unreplicated runs one node: it takes neither --config II/III nor --crash");
         }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), security, size,
-                unreplicated, keep, crash, home);
+                unreplicated, keep, crash, home, protocol);
+    }
+
+    /** {@code name=value,..} as a {@code <protocol>} element; replicas.xml's reader checks names and values. */
+    static String protocolElement(String attributes) {
+        StringBuilder x = new StringBuilder("<protocol");
+        for (String pair : attributes.split(",")) {
+            String[] nv = pair.trim().split("=", 2);
+            if (nv.length != 2 || !nv[0].matches("[A-Za-z]+") || nv[1].isBlank() || nv[1].matches(".*[<>&\"'].*")) {
+                throw new UsageException("--protocol takes name=value pairs separated by commas, e.g. "
+                        + "batchMaxDelay=20ms; not '" + pair + "'");
+            }
+            x.append(' ').append(nv[0]).append("=\"").append(nv[1].trim()).append('"');
+        }
+        return x.append("/>").toString();
     }
 
     /** One line for the report: what this run is. */

@@ -40,4 +40,13 @@ class TestbedOptionsTest {
         assertEquals("--requests needs a value", refusal("--requests"));
         assertEquals("unknown option --replicas", refusal("--replicas", "7"));
     }
+
+    @Test
+    void protocolSettingsBecomeAttributesOfTheGroupsProtocolElement() {
+        assertEquals("<protocol batchMaxDelay=\"20ms\" maxBatchesInFlight=\"2\"/>",
+                TestbedOptions.parse(new String[] {"--protocol", "batchMaxDelay=20ms, maxBatchesInFlight=2"}).protocol());
+        assertEquals(null, TestbedOptions.parse(new String[0]).protocol());
+        assertTrue(refusal("--protocol", "batchMaxDelay").contains("name=value pairs"));
+        assertTrue(refusal("--protocol", "x=\"/><evil").contains("name=value pairs"));
+    }
 }
