@@ -13,6 +13,26 @@ final class Arguments {
         this.args = args.clone();
     }
 
+    /**
+     * The options of sub-command {@code command} parsed from {@code args}, or null after {@code --help} (the usage
+     * is printed). A bad command line prints what is wrong and the usage, and exits with status 2.
+     */
+    static <T> T parseOrExit(String command, String[] args, String usage,
+                             java.util.function.Function<String[], T> parse) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println(usage);
+            return null;
+        }
+        try {
+            return parse.apply(args);
+        } catch (UsageException e) {
+            System.err.println(command + ": " + e.getMessage());
+            System.err.println(usage);
+            System.exit(2);
+            return null;
+        }
+    }
+
     boolean hasNext() {
         return next < args.length;
     }

@@ -28,17 +28,8 @@ public final class BenchMain {
     }
 
     public static void main(String[] args) {
-        BenchOptions options;
-        try {
-            if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-                System.out.println(BenchOptions.USAGE);
-                return;
-            }
-            options = BenchOptions.parse(args);
-        } catch (UsageException e) {
-            System.err.println("bench: " + e.getMessage());
-            System.err.println(BenchOptions.USAGE);
-            System.exit(2);
+        BenchOptions options = Arguments.parseOrExit("bench", args, BenchOptions.USAGE, BenchOptions::parse);
+        if (options == null) {
             return;
         }
         AXIS2_LOG.setLevel(Level.WARNING);

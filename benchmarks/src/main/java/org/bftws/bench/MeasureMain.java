@@ -23,17 +23,8 @@ public final class MeasureMain {
     }
 
     public static void main(String[] args) {
-        MeasureOptions options;
-        try {
-            if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-                System.out.println(MeasureOptions.USAGE);
-                return;
-            }
-            options = MeasureOptions.parse(args);
-        } catch (UsageException e) {
-            System.err.println("measure: " + e.getMessage());
-            System.err.println(MeasureOptions.USAGE);
-            System.exit(2);
+        MeasureOptions options = Arguments.parseOrExit("measure", args, MeasureOptions.USAGE, MeasureOptions::parse);
+        if (options == null) {
             return;
         }
         AXIS2_LOG.setLevel(Level.WARNING);

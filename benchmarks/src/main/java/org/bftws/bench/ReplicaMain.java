@@ -27,17 +27,8 @@ public final class ReplicaMain {
     }
 
     public static void main(String[] args) {
-        ReplicaOptions options;
-        try {
-            if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-                System.out.println(ReplicaOptions.USAGE);
-                return;
-            }
-            options = ReplicaOptions.parse(args);
-        } catch (UsageException e) {
-            System.err.println("replica: " + e.getMessage());
-            System.err.println(ReplicaOptions.USAGE);
-            System.exit(2);
+        ReplicaOptions options = Arguments.parseOrExit("replica", args, ReplicaOptions.USAGE, ReplicaOptions::parse);
+        if (options == null) {
             return;
         }
         System.exit(run(options, System.out, System.err));

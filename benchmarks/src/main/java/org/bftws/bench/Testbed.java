@@ -45,17 +45,8 @@ public final class Testbed {
     }
 
     public static void main(String[] args) {
-        TestbedOptions options;
-        try {
-            if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-                System.out.println(TestbedOptions.USAGE);
-                return;
-            }
-            options = TestbedOptions.parse(args);
-        } catch (UsageException e) {
-            System.err.println("testbed: " + e.getMessage());
-            System.err.println(TestbedOptions.USAGE);
-            System.exit(2);
+        TestbedOptions options = Arguments.parseOrExit("testbed", args, TestbedOptions.USAGE, TestbedOptions::parse);
+        if (options == null) {
             return;
         }
         AXIS2_LOG.setLevel(Level.WARNING);

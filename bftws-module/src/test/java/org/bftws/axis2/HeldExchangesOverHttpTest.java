@@ -36,13 +36,7 @@ class HeldExchangesOverHttpTest {
     @Test
     void beyondTheLimitTheOldestWaitingExchangeGetsTheRetryLaterFaultAndItsRequestIsStillDelivered()
             throws Exception {
-        NodeServer server;
-        System.setProperty("bftws.maxHeldExchanges", "1");
-        try {
-            server = TestNodes.echoNode(dir);
-        } finally {
-            System.clearProperty("bftws.maxHeldExchanges");
-        }
+        NodeServer server = echoNodeWith("maxHeldExchanges", "1");
         ConfigurationContext rmClient = TestNodes.client(dir, true);
         try {
             String endpoint = server.endpoint("EchoService");
@@ -87,13 +81,7 @@ class HeldExchangesOverHttpTest {
 
     @Test
     void aHeldRequestIsAnsweredWithAFaultAfterItsHoldTimeEvenAcrossGarbageCollections() throws Exception {
-        NodeServer server;
-        System.setProperty("bftws.holdTimeoutMillis", "600");
-        try {
-            server = TestNodes.echoNode(dir);
-        } finally {
-            System.clearProperty("bftws.holdTimeoutMillis");
-        }
+        NodeServer server = echoNodeWith("holdTimeoutMillis", "600");
         ConfigurationContext rmClient = TestNodes.client(dir, true);
         try {
             String endpoint = server.endpoint("EchoService");
@@ -114,6 +102,16 @@ class HeldExchangesOverHttpTest {
         } finally {
             rmClient.terminate();
             server.close();
+        }
+    }
+
+    /** An echo node whose bftws module setting {@code name} is {@code value} (read when the module starts). */
+    private NodeServer echoNodeWith(String name, String value) throws Exception {
+        System.setProperty("bftws." + name, value);
+        try {
+            return TestNodes.echoNode(dir);
+        } finally {
+            System.clearProperty("bftws." + name);
         }
     }
 
