@@ -1,9 +1,11 @@
 package org.bftws.wire;
 
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.bftws.config.GroupConfig;
@@ -20,7 +22,8 @@ import org.bftws.core.ViewChange;
  * checkpoint proofs in its view-change, the proof of a state snapshot, the view-changes of a new-view) or relay them.
  * Only valid signatures enter: the node's own, and received ones after {@link ProofVerifier} checked them; so a
  * value found here needs no second check. Keyed by message value. The caller garbage-collects with
- * {@link #forgetUpTo} when a checkpoint becomes stable and with {@link #forgetViewsBefore} when a view is installed;
+ * {@link #forgetUpTo} when a checkpoint becomes stable (which keeps what the newest new-view embeds) and with
+ * {@link #forgetViewsBefore} for the view-changes and new-views of views before the current one;
  * the capacity is a safety bound (least recently used entries go first, counted and logged), sized so that a
  * correct node never reaches it. Thread-safe.
  */
@@ -90,10 +93,40 @@ public final class SignatureCache implements SignatureSource {
      */
     public synchronized int forgetUpTo(long stableSeq) {
         int before = entries.size();
-        entries.keySet().removeIf(m -> (m instanceof PrePrepare pp && pp.seq() <= stableSeq)
+        Set<Message> keep = embeddedInNewestNewView();
+        entries.keySet().removeIf(m -> !keep.contains(m) && ((m instanceof PrePrepare pp && pp.seq() <= stableSeq)
                 || (m instanceof Prepare p && p.seq() <= stableSeq)
-                || (m instanceof Checkpoint c && c.seq() < stableSeq));
+                || (m instanceof Checkpoint c && c.seq() < stableSeq)));
         return before - entries.size();
+    }
+
+    /**
+     * The messages the newest new-view held here embeds (its view-changes with their prepared certificates and
+     * checkpoint proofs, and its re-proposals). That new-view is what a node which restarted, or lagged behind, needs
+     * to enter the current view, and it is resent to such a node until the next view change; without these
+     * signatures it could not be sent (it travels with every signature it embeds), and a replica restarted from its
+     * data directory stayed out of the group's view until the next view change.
+     */
+    private Set<Message> embeddedInNewestNewView() {
+        NewView newest = null;
+        for (Message m : entries.keySet()) {
+            if (m instanceof NewView nv && (newest == null || nv.view() > newest.view())) {
+                newest = nv;
+            }
+        }
+        if (newest == null) {
+            return Set.of();
+        }
+        Set<Message> embedded = new HashSet<>(newest.prePrepares());
+        for (ViewChange vc : newest.viewChanges()) {
+            embedded.add(vc);
+            embedded.addAll(vc.stableProof());
+            vc.prepared().forEach(c -> {
+                embedded.add(c.prePrepare());
+                embedded.addAll(c.prepares());
+            });
+        }
+        return embedded;
     }
 
     /** View {@code view} was installed: forgets view-changes and new-views of earlier views. */

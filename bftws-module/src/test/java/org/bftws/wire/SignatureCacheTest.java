@@ -42,6 +42,38 @@ class SignatureCacheTest {
     }
 
     @Test
+    void aStableCheckpointKeepsWhatTheNewestNewViewEmbedsSoItCanStillBeResentToALaggingNode() {
+        SignatureCache cache = new SignatureCache(1000);
+        NewView two = SampleMessages.newView(); // view-changes with stable checkpoint 128 and certificates at 129-130
+        cache.put(two, SIG);
+        for (ViewChange vc : two.viewChanges()) {
+            cache.put(vc, SIG);
+            vc.stableProof().forEach(c -> cache.put(c, SIG));
+            vc.prepared().forEach(c -> {
+                cache.put(c.prePrepare(), SIG);
+                c.prepares().forEach(p -> cache.put(p, SIG));
+            });
+        }
+        two.prePrepares().forEach(pp -> cache.put(pp, SIG));
+        Prepare unrelated = new Prepare(2, 140, SampleMessages.STATE_128, 1);
+        Checkpoint older = new Checkpoint(64, SampleMessages.STATE_128, 1);
+        cache.put(unrelated, SIG);
+        cache.put(older, SIG);
+
+        assertEquals(2, cache.forgetUpTo(256), "only what the new-view does not embed goes");
+        assertFalse(cache.contains(unrelated));
+        assertFalse(cache.contains(older));
+        for (ViewChange vc : two.viewChanges()) {
+            vc.stableProof().forEach(c -> assertTrue(cache.contains(c)));
+            vc.prepared().forEach(c -> {
+                assertTrue(cache.contains(c.prePrepare()));
+                c.prepares().forEach(p -> assertTrue(cache.contains(p)));
+            });
+        }
+        two.prePrepares().forEach(pp -> assertTrue(cache.contains(pp)));
+    }
+
+    @Test
     void installingAViewDropsTheViewChangesAndNewViewsOfEarlierViews() {
         SignatureCache cache = new SignatureCache(100);
         ViewChange toOne = SampleMessages.viewChange(1, 3, 0);

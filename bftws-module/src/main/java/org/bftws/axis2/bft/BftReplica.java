@@ -205,6 +205,7 @@ public final class BftReplica {
 
     private void collectGarbage() {
         signatures.forgetUpTo(manager.stableCheckpoint());
+        signatures.forgetViewsBefore(manager.view());
     }
 
     void count(String what) {
