@@ -30,6 +30,12 @@ public final class SecurityRuntime {
     public static final String CONTEXT_PROPERTY = SecurityRuntime.class.getName();
     /** MessageContext property: the {@link AuthenticatedParty} that sent a verified incoming message. */
     public static final String AUTHENTICATED_PARTY = "org.bftws.security.authenticatedParty";
+    /**
+     * Property (Boolean) of a request the node makes to its own service and whose reply never leaves it (the
+     * checkpoint's {@code get_state}, state transfer's {@code set_state}): the reply is not signed. Set by code only,
+     * never from a message.
+     */
+    public static final String REPLY_STAYS_LOCAL = "org.bftws.security.replyStaysLocal";
     /** bftws module parameters (module.xml, axis2.xml moduleConfig) or system properties bftws.NAME. */
     public static final String PARAM_REPLICAS = "replicasConfig";
     public static final String PARAM_PARTY = "party";

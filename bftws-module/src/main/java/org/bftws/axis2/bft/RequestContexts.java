@@ -86,6 +86,7 @@ final class RequestContexts {
         envelope.getBody().addChild(body);
         MessageContext mc = context(op, envelope);
         mc.setWSAAction(op.getInputAction());
+        mc.setProperty(org.bftws.security.SecurityRuntime.REPLY_STAYS_LOCAL, Boolean.TRUE);
         return mc;
     }
 
