@@ -264,6 +264,10 @@ final class BftTestGroup implements AutoCloseable {
         nodes[i] = null;
     }
 
+    ConfigurationContext context(int i) {
+        return nodes[i].context();
+    }
+
     BftwsNode node(int i) {
         return BftwsNode.of(nodes[i].context());
     }
