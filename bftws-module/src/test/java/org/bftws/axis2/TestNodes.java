@@ -26,7 +26,7 @@ import org.bftws.samples.echo.EchoServiceArchive;
  * Real Axis2 nodes for the tests: a repository with the echo sample and the addressing module, conf/axis2.xml
  * (which engages addressing and bftws; bftws itself is found on the classpath through its META-INF/module.xml).
  */
-final class TestNodes {
+public final class TestNodes {
 
     static final Path AXIS2_XML = Path.of("..", "conf", "axis2.xml").toAbsolutePath().normalize();
     static final Path PLAIN_AXIS2_XML = Path.of("src", "test", "resources", "axis2-plain.xml").toAbsolutePath();
@@ -69,20 +69,20 @@ final class TestNodes {
     }
 
     /** sendReceive with the operation's wsa:Action, as a WSDL-generated client would send it. */
-    static OMElement call(ServiceClient client, OMElement request) throws org.apache.axis2.AxisFault {
+    public static OMElement call(ServiceClient client, OMElement request) throws org.apache.axis2.AxisFault {
         client.getOptions().setAction(EchoService.NS + "/" + request.getLocalName());
         OMElement reply = client.sendReceive(request);
         reply.build();
         return reply;
     }
 
-    static OMElement append(String value) {
+    public static OMElement append(String value) {
         OMElement e = F.createOMElement("append", E);
         F.createOMElement("value", E, e).setText(value);
         return e;
     }
 
-    static OMElement echo(String... items) {
+    public static OMElement echo(String... items) {
         OMElement e = F.createOMElement("echo", E);
         for (String i : items) {
             F.createOMElement("item", E, e).setText(i);
@@ -94,7 +94,7 @@ final class TestNodes {
         return F.createOMElement("get_state", E);
     }
 
-    static String child(OMElement parent, String name) {
+    public static String child(OMElement parent, String name) {
         return parent.getFirstChildWithName(new QName(EchoService.NS, name)).getText();
     }
 

@@ -210,29 +210,21 @@ final class BftTestGroup implements AutoCloseable {
         return c;
     }
 
+    /** The echo sample's calls, shared with the single-node tests ({@link org.bftws.axis2.TestNodes}). */
     static OMElement call(ServiceClient client, OMElement request) throws org.apache.axis2.AxisFault {
-        client.getOptions().setAction(EchoService.NS + "/" + request.getLocalName());
-        OMElement reply = client.sendReceive(request);
-        reply.build();
-        return reply;
+        return org.bftws.axis2.TestNodes.call(client, request);
     }
 
     static OMElement append(String value) {
-        OMElement e = F.createOMElement("append", E);
-        F.createOMElement("value", E, e).setText(value);
-        return e;
+        return org.bftws.axis2.TestNodes.append(value);
     }
 
     static OMElement echo(String... items) {
-        OMElement e = F.createOMElement("echo", E);
-        for (String i : items) {
-            F.createOMElement("item", E, e).setText(i);
-        }
-        return e;
+        return org.bftws.axis2.TestNodes.echo(items);
     }
 
     static String child(OMElement parent, String name) {
-        return parent.getFirstChildWithName(new QName(EchoService.NS, name)).getText();
+        return org.bftws.axis2.TestNodes.child(parent, name);
     }
 
     /** Replica {@code i}'s echo state, read in-process from its service instance (count and running digest). */
