@@ -26,8 +26,9 @@ import org.bftws.config.ReplicasConfigReader;
 /**
  * {@code ./bftws keygen [--conf conf/replicas.xml] [--force]}: writes the deployment's keys where replicas.xml
  * says (docs/configuration.md, "Keys"). A CA; for every node and client a PKCS#12 keystore with an RSA-2048 key and
- * a CA-issued certificate (CN = its name); pairwise HMAC-SHA256 keys between the nodes of each group, each node
- * holding only its own; a truststore with the CA and every certificate. Existing keys are kept unless --force, so
+ * a CA-issued certificate (CN = its name); pairwise HMAC-SHA256 keys between the nodes of each group and between
+ * every client and every node (the {@code mac} profile's replies to clients), each party holding only its own; a
+ * truststore with the CA and every certificate. Existing keys are kept unless --force, so
  * running it again after adding a replica to replicas.xml only adds that replica's keys.
  */
 public final class KeyGenerator {
@@ -135,9 +136,9 @@ public final class KeyGenerator {
     }
 
     /**
-     * One key per pair of nodes in a group. A pair's existing key is kept when either side has it (so one
-     * re-created node gets the key its peers already hold); two different keys for one pair mean the stores were
-     * mixed from different runs, which only --force may resolve.
+     * One key per pair of nodes in a group, and one per client and node. A pair's existing key is kept when either
+     * side has it (so one re-created node gets the key its peers already hold); two different keys for one pair mean
+     * the stores were mixed from different runs, which only --force may resolve.
      */
     private Map<String, Map<String, SecretKey>> macKeys(Map<String, PartyKeystore> parties) {
         Map<String, Map<String, SecretKey>> out = new TreeMap<>();
@@ -145,15 +146,22 @@ public final class KeyGenerator {
             List<NodeConfig> nodes = group.nodes();
             for (int i = 0; i < nodes.size(); i++) {
                 for (int j = i + 1; j < nodes.size(); j++) {
-                    String a = nodes.get(i).name();
-                    String b = nodes.get(j).name();
-                    SecretKey key = pairKey(parties.get(a), parties.get(b));
-                    out.computeIfAbsent(a, k -> new TreeMap<>()).put(b.toLowerCase(Locale.ROOT), key);
-                    out.computeIfAbsent(b, k -> new TreeMap<>()).put(a.toLowerCase(Locale.ROOT), key);
+                    share(out, parties, nodes.get(i).name(), nodes.get(j).name());
+                }
+            }
+            for (ClientConfig client : config.clients()) {
+                for (NodeConfig node : nodes) {
+                    share(out, parties, client.name(), node.name());
                 }
             }
         }
         return out;
+    }
+
+    private void share(Map<String, Map<String, SecretKey>> out, Map<String, PartyKeystore> parties, String a, String b) {
+        SecretKey key = pairKey(parties.get(a), parties.get(b));
+        out.computeIfAbsent(a, k -> new TreeMap<>()).put(b.toLowerCase(Locale.ROOT), key);
+        out.computeIfAbsent(b, k -> new TreeMap<>()).put(a.toLowerCase(Locale.ROOT), key);
     }
 
     private SecretKey pairKey(PartyKeystore a, PartyKeystore b) {

@@ -108,6 +108,12 @@ public final class SecurityRuntime {
         return Optional.ofNullable(authenticators.get(profile));
     }
 
+    /** This party's mac profile; empty for a party without a name (it has no keys). */
+    public Optional<org.bftws.security.mac.MacAuthenticator> macProfile() {
+        return authenticators.get(SecurityProfile.MAC) instanceof org.bftws.security.mac.MacAuthenticator m
+                ? Optional.of(m) : Optional.empty();
+    }
+
     /** This party's wssec profile for {@code group}: the programmatic sign / verify API. */
     public WsSecurity wsSecurity(GroupConfig group) {
         if (!(authenticators.get(SecurityProfile.WSSEC) instanceof WsSecurityAuthenticator wssec)) {

@@ -76,11 +76,14 @@ class KeyGeneratorTest {
     }
 
     @Test
-    void eachNodeHoldsOnlyTheMacKeysItSharesAndBothEndsHoldTheSameKey() {
+    void eachPartyHoldsOnlyTheMacKeysItSharesWithTheNodesAndBothEndsHoldTheSameKey() {
         new KeyGenerator(config(), false).run();
-        assertEquals(Set.of("replica1", "replica2", "replica3"), party("replica0").macKeys().keySet());
-        assertEquals(Set.of("replica0", "replica1", "replica2"), party("replica3").macKeys().keySet());
-        assertTrue(party("client1").macKeys().isEmpty());
+        assertEquals(Set.of("replica1", "replica2", "replica3", "client1"), party("replica0").macKeys().keySet());
+        assertEquals(Set.of("replica0", "replica1", "replica2", "client1"), party("replica3").macKeys().keySet());
+        assertEquals(Set.of("replica0", "replica1", "replica2", "replica3"), party("client1").macKeys().keySet(),
+                "a client shares a key with every node (their replies), never with another client");
+        assertArrayEquals(party("client1").macKeyWith("replica2").orElseThrow().getEncoded(),
+                party("replica2").macKeyWith("client1").orElseThrow().getEncoded());
         byte[] ab = party("replica0").macKeyWith("replica2").orElseThrow().getEncoded();
         assertEquals(32, ab.length);
         assertArrayEquals(ab, party("replica2").macKeyWith("replica0").orElseThrow().getEncoded());

@@ -9,21 +9,22 @@ import org.apache.wss4j.dom.WSConstants;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.KeysConfig;
 import org.bftws.config.NodeConfig;
-import org.bftws.security.AuthenticatedParty;
+import org.bftws.config.SecurityProfile;
 import org.bftws.security.DeploymentTrust;
 import org.bftws.security.ProtectedParts;
 import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
 import org.bftws.security.WsSecurity;
+import org.bftws.security.mac.MacAuthenticator;
 import org.bftws.wire.NodeDirectory;
 
 /**
  * Decides which node of a group a reply comes from, each reply on its own (paper 3.3.1.5: the client checks every
- * replica's reply before it votes). With the {@code wssec} and {@code mac} profiles replies to clients are WS-Security
- * signed by the replica, so the signer must be the node that owns the endpoint the reply came from: a reply signed by
- * any other party (another replica, a client), unsigned, stale or tampered with is refused. With {@code none} the
- * endpoint identifies the node. Verification needs only the deployment's truststore, not this client's keys.
- * Thread-safe (WsSecurity is).
+ * replica's reply before it votes). With {@code wssec} replies to clients are WS-Security signed by the replica; with
+ * {@code mac} they carry an HMAC under the key this client shares with the replica (signed when there is none). The
+ * signer or MAC's sender must be the node that owns the endpoint the reply came from: a reply authenticated by any
+ * other party (another replica, a client), unauthenticated, stale or tampered with is refused. With {@code none} the
+ * endpoint identifies the node. Thread-safe (WsSecurity and MacAuthenticator are).
  */
 final class ReplyAuthenticator {
 
@@ -31,10 +32,20 @@ final class ReplyAuthenticator {
     private final NodeDirectory directory;
     private final Map<URI, NodeConfig> byEndpoint = new HashMap<>();
     private final WsSecurity verifier;
+    private final MacAuthenticator macs;
 
-    /** @param keys the deployment's keys (replicas.xml {@code <keys>}); may be null when the profile is none */
+    /** A voter that accepts only WS-Security signed replies (or any, with profile none). */
     ReplyAuthenticator(GroupConfig group, KeysConfig keys) {
+        this(group, keys, null);
+    }
+
+    /**
+     * @param keys the deployment's keys (replicas.xml {@code <keys>}); may be null when the profile is none
+     * @param macs this client's mac profile, to check MAC-authenticated replies with; null to accept only signed ones
+     */
+    ReplyAuthenticator(GroupConfig group, KeysConfig keys, MacAuthenticator macs) {
         this.group = group;
+        this.macs = group.security().profile() == SecurityProfile.MAC ? macs : null;
         this.directory = NodeDirectory.of(group);
         group.nodes().forEach(n -> byEndpoint.put(n.serviceEndpoint(), n));
         if (!group.security().needsKeys()) {
@@ -84,11 +95,14 @@ final class ReplyAuthenticator {
         if (verifier == null || reply.isEmpty()) {
             return id;
         }
-        AuthenticatedParty signer = verifier.verify(reply.body());
+        String sender = macs == null ? null : macs.authenticateReply(reply.body(), group).orElse(null);
+        if (sender == null) {
+            sender = verifier.verify(reply.body()).name();
+        }
         String owner = directory.name(id);
-        if (!owner.toLowerCase(Locale.ROOT).equals(signer.name().toLowerCase(Locale.ROOT))) {
+        if (!owner.toLowerCase(Locale.ROOT).equals(sender.toLowerCase(Locale.ROOT))) {
             throw new SecurityRefusal(RefusalReason.MISDIRECTED, "the reply from " + reply.node() + ", the endpoint"
-                    + " of " + owner + ", is signed by " + signer.name());
+                    + " of " + owner + ", is authenticated by " + sender);
         }
         return id;
     }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.context.OperationContext;
 import org.bftws.config.GroupConfig;
@@ -12,6 +13,8 @@ import org.bftws.config.ReplicasConfig;
 import org.bftws.core.ReplyPolicy;
 import org.bftws.core.RequestId;
 import org.bftws.rm.OutboundSequence;
+import org.bftws.security.SecurityRuntime;
+import org.bftws.security.mac.MacAuthenticator;
 
 /**
  * How a client node decides replies (installed in the {@link MulticastSender} by the module, so the plain Axis2
@@ -47,7 +50,7 @@ public final class ReplyVoting {
             return new FirstReply();
         }
         ReplyAuthenticator authenticator = authenticators.computeIfAbsent(group.service(),
-                s -> new ReplyAuthenticator(group, replicas.keys()));
+                s -> new ReplyAuthenticator(group, replicas.keys(), macProfile(message)));
         OperationContext operation = message.getOperationContext();
         return new VotingReplyCollector(requestOf(message), policyOf(message, group), target.destinations(),
                 authenticator, counters, decision -> {
@@ -57,6 +60,12 @@ public final class ReplyVoting {
                         operation.setProperty(AGREEING, decision.agreeing());
                     }
                 });
+    }
+
+    /** The calling party's mac profile, to check MAC-authenticated replies; null when it has no name. */
+    private static MacAuthenticator macProfile(MessageContext message) {
+        ConfigurationContext context = message.getConfigurationContext();
+        return context == null ? null : SecurityRuntime.of(context).macProfile().orElse(null);
     }
 
     /**

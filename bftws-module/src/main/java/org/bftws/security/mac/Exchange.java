@@ -7,8 +7,10 @@ import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.context.OperationContext;
 import org.apache.axis2.wsdl.WSDLConstants;
+import org.bftws.config.ClientConfig;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
+import org.bftws.config.ReplicasConfig;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.SecurityRuntime;
 
@@ -16,8 +18,8 @@ import org.bftws.security.SecurityRuntime;
  * Which peer node a message is exchanged with, from this node's point of view: the receiver of an outgoing request
  * is the node whose endpoint it is addressed to; the receiver of a response is the node whose request it answers
  * (as that request was authenticated); the sender of an incoming response must be the node the request went to.
- * Null means the other party is not a peer node (a client, another group, an unauthenticated request): that
- * traffic stays WS-Security signed.
+ * Null means the other party is not a peer node (a client, another group, an unauthenticated request); replies to
+ * clients are the one other MAC-authenticated exchange ({@link #clientAnswered}).
  */
 final class Exchange {
     private Exchange() {
@@ -37,6 +39,25 @@ final class Exchange {
             peer = nodeAt(group, out.getTo());
         }
         return peer == null || peer.equalsIgnoreCase(self) ? null : peer;
+    }
+
+    /**
+     * The client an outgoing response answers (server side, to a request that client's signature authenticated), as
+     * {@code config} spells it; null for anything else.
+     */
+    static String clientAnswered(MessageContext out, ReplicasConfig config) {
+        if (!out.isServerSide()) {
+            return null;
+        }
+        MessageContext request = related(out, WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+        Object party = request == null ? null : request.getProperty(SecurityRuntime.AUTHENTICATED_PARTY);
+        return party instanceof AuthenticatedParty p ? clientNamed(config, p.name()) : null;
+    }
+
+    /** The config's spelling of client {@code name}, or null when the deployment has no such client. */
+    static String clientNamed(ReplicasConfig config, String name) {
+        return config.clients().stream().map(ClientConfig::name).filter(n -> n.equalsIgnoreCase(name)).findFirst()
+                .orElse(null);
     }
 
     /** For a response this node receives, the node its request went to; null for anything else. */

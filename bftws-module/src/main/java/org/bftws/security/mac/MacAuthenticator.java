@@ -1,16 +1,19 @@
 package org.bftws.security.mac;
 
+import java.io.ByteArrayInputStream;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
+import org.bftws.config.ClientConfig;
 import org.bftws.config.GroupConfig;
-import org.bftws.config.NodeConfig;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.DeploymentTrust;
@@ -26,10 +29,11 @@ import org.bftws.wire.WireLimits;
 import org.bftws.wire.WireNames;
 
 /**
- * The {@code mac} profile (PBFT's practice, the BFT-WS paper's future work): a message between two nodes of a group
- * carries a {@code mac:Authenticator} header, HMAC-SHA256 under the key the two share, over {@link MacInput}.
- * Everything else, client requests and the replies to them above all, stays WS-Security signed as in {@code wssec}:
- * a client has no pairwise keys, and a client's signed request must be verifiable by replicas it reaches relayed.
+ * The {@code mac} profile (PBFT's practice, the BFT-WS paper's future work): a message between two nodes of a group,
+ * and a node's reply to a client it shares a key with, carries a {@code mac:Authenticator} header, HMAC-SHA256 under
+ * the key the two share, over {@link MacInput}. Client requests stay WS-Security signed: a replica must be able to
+ * check a client's request it reaches relayed by another replica (a MAC would convince only its receiver), and a
+ * reply to a party without a shared key (another group's node, a client keygen did not know) is signed too.
  * An incoming message with an authenticator is judged by it alone; one without goes to WS-Security. Refusals carry a
  * {@link RefusalReason} like the wssec ones ({@code MAC_MISMATCH}, {@code MISDIRECTED}, {@code UNKNOWN_PEER},
  * {@code MALFORMED}, {@code MALFORMED_PBFT}). A verified PBFT bundle is left in the message context as
@@ -57,6 +61,12 @@ public final class MacAuthenticator implements MessageAuthenticator {
     public void protect(MessageContext outgoing, GroupConfig group) throws SecurityRefusal {
         String peer = Exchange.receiverOf(outgoing, group, self);
         if (peer == null) {
+            peer = Exchange.clientAnswered(outgoing, config);
+            if (peer != null && !keys().sharesKeyWith(peer)) {
+                peer = null;
+            }
+        }
+        if (peer == null) {
             try {
                 outgoing.setEnvelope(wsSecurity.apply(group).sign(outgoing.getEnvelope()));
             } catch (AxisFault e) {
@@ -75,10 +85,12 @@ public final class MacAuthenticator implements MessageAuthenticator {
         } catch (WireFormatException e) {
             throw new IllegalStateException("this node built PBFT messages it cannot read back: " + e.getMessage(), e);
         }
-        byte[] input = MacInput.of(group.service(), Exchange.nodeNamed(group, self), peer, envelope, bundle);
+        String from = Exchange.nodeNamed(group, self);
+        byte[] input = MacInput.of(group.service(), from, peer, envelope, bundle);
+        String to = peer;
         byte[] mac = keys().mac(peer, input).orElseThrow(() -> new IllegalStateException(self + " holds no MAC key"
-                + " shared with " + peer + "; run ./bftws keygen to add the pair keys"));
-        new AuthenticatorHeader(Exchange.nodeNamed(group, self), peer, mac).addTo(envelope);
+                + " shared with " + to + "; run ./bftws keygen to add the pair keys"));
+        new AuthenticatorHeader(from, peer, mac).addTo(envelope);
     }
 
     @Override
@@ -88,9 +100,42 @@ public final class MacAuthenticator implements MessageAuthenticator {
         if (header == null) {
             return wsSecurity.apply(group).verify(envelope);
         }
-        if (!Exchange.isNode(group, self)) {
-            throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, self + " is not a node of group " + group.service()
-                    + " and shares no MAC keys");
+        String from = verify(envelope, header, group, Exchange.expectedSenderOf(incoming, group), incoming);
+        return new AuthenticatedParty(from, trust().registered(from).orElseThrow(() -> new SecurityRefusal(
+                RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + from)));
+    }
+
+    /**
+     * For a client's Voter, which reads each node's reply as bytes: the name of the node that MAC-authenticated
+     * {@code reply} for this client; empty when the reply carries no authenticator (it must then be WS-Security
+     * signed); SecurityRefusal when it carries one that does not verify.
+     */
+    public Optional<String> authenticateReply(byte[] reply, GroupConfig group) throws SecurityRefusal {
+        SOAPEnvelope envelope;
+        try {
+            envelope = OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(reply), null)
+                    .getSOAPEnvelope();
+            AuthenticatorHeader header = AuthenticatorHeader.read(envelope);
+            return header == null ? Optional.empty() : Optional.of(verify(envelope, header, group, null, null));
+        } catch (org.apache.axiom.om.OMException | IllegalArgumentException e) {
+            throw new SecurityRefusal(RefusalReason.MALFORMED, "the reply is not a SOAP envelope: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Checks {@code header} on a message this party received and returns its sender's name as the config spells it.
+     * A node accepts authenticators from its group's other nodes; a client from the group's nodes (their replies).
+     *
+     * @param expected the node the answered request went to, or null when any node may answer
+     * @param incoming the message's context, to leave the decoded bundle in; may be null
+     */
+    private String verify(SOAPEnvelope envelope, AuthenticatorHeader header, GroupConfig group, String expected,
+                          MessageContext incoming) throws SecurityRefusal {
+        String receiver = Exchange.isNode(group, self) ? Exchange.nodeNamed(group, self) : Exchange.clientNamed(config,
+                self);
+        if (receiver == null) {
+            throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, self + " is neither a node of group "
+                    + group.service() + " nor a client of the deployment, and shares no MAC keys");
         }
         if (!header.to().equalsIgnoreCase(self)) {
             throw new SecurityRefusal(RefusalReason.MISDIRECTED, "made for " + header.to() + ", received by " + self);
@@ -100,7 +145,6 @@ public final class MacAuthenticator implements MessageAuthenticator {
             throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, "'" + header.from() + "' is not a peer of " + self
                     + " in group " + group.service());
         }
-        String expected = Exchange.expectedSenderOf(incoming, group);
         if (expected != null && !expected.equalsIgnoreCase(from)) {
             throw new SecurityRefusal(RefusalReason.MISDIRECTED, "an answer from " + from + " to a request sent to "
                     + expected);
@@ -109,7 +153,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
         byte[] input;
         try {
             bundle = bundleOf(envelope, group);
-            input = MacInput.of(group.service(), from, Exchange.nodeNamed(group, self), envelope, bundle);
+            input = MacInput.of(group.service(), from, receiver, envelope, bundle);
         } catch (WireFormatException e) {
             throw new SecurityRefusal(RefusalReason.MALFORMED_PBFT, e.getMessage(), e);
         } catch (IllegalArgumentException | org.apache.axiom.om.OMException e) {
@@ -120,11 +164,10 @@ public final class MacAuthenticator implements MessageAuthenticator {
             throw new SecurityRefusal(RefusalReason.MAC_MISMATCH, "claimed sender " + from);
         }
         AuthenticatorHeader.find(envelope).setProcessed();
-        if (bundle != null) {
+        if (bundle != null && incoming != null) {
             incoming.setProperty(WireBundle.PROPERTY, bundle);
         }
-        return new AuthenticatedParty(from, trust().registered(from).orElseThrow(() -> new SecurityRefusal(
-                RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + from)));
+        return from;
     }
 
     /** The decoded {@code pbft:Messages} of the body; null when the body holds none, refused when it holds two. */
@@ -146,13 +189,17 @@ public final class MacAuthenticator implements MessageAuthenticator {
         return codec.decode(found);
     }
 
+    /** This party's pairwise keys: a node's with its peers and clients, a client's with the nodes. */
     private PairwiseKeys keys() {
         PairwiseKeys k = keys;
         if (k == null) {
-            NodeConfig node = config.groupOfNode(self).map(g -> g.node(self)).orElseThrow(
-                    () -> new IllegalStateException(self + " is not a node: it holds no MAC keys"));
+            java.nio.file.Path store = config.groupOfNode(self).map(g -> g.node(self).keystore())
+                    .or(() -> config.clients().stream().filter(c -> c.name().equalsIgnoreCase(self)).findFirst()
+                            .map(ClientConfig::keystore))
+                    .orElseThrow(() -> new IllegalStateException(self + " is neither a node nor a client: it holds"
+                            + " no MAC keys"));
             char[] password = config.keys().storePassword().toCharArray();
-            k = new PairwiseKeys(PartyKeystore.load(node.keystore(), self, password));
+            k = new PairwiseKeys(PartyKeystore.load(store, self, password));
             keys = k;
         }
         return k;

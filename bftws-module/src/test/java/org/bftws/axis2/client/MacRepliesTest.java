@@ -1,0 +1,137 @@
+package org.bftws.axis2.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.xml.namespace.QName;
+
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.description.InOutAxisOperation;
+import org.bftws.core.ReplyPolicy;
+import org.bftws.core.RequestId;
+import org.bftws.security.AuthenticatedParty;
+import org.bftws.security.RefusalReason;
+import org.bftws.security.SecurityRefusal;
+import org.bftws.security.SecurityRuntime;
+import org.bftws.security.mac.MacAuthenticator;
+import org.bftws.wire.KeyedGroup;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code mac} profile's replies to clients: a replica answers a client it shares a key with (keygen makes one per
+ * client and node) with an HMAC instead of an RSA signature, and the client's Voter checks each reply with the key it
+ * shares with the node whose endpoint the reply came from. Signed replies stay acceptable.
+ */
+class MacRepliesTest {
+    private static final RequestId REQUEST = new RequestId("urn:uuid:mac-replies", 3);
+    private static final String A = "<e:echoResponse xmlns:e=\"urn:echo\"><e:item>pay 10</e:item></e:echoResponse>";
+
+    @TempDir
+    static Path dir;
+    static KeyedGroup group;
+    static SignedReplies signed;
+    static MacAuthenticator client;
+
+    private final VotingCounters counters = new VotingCounters();
+    private final List<VotingReplyCollector.Decision> decisions = new ArrayList<>();
+
+    @BeforeAll
+    static void keygen() {
+        group = new KeyedGroup(dir, "mac", "EchoService", 9201, 9202, 9203, 9204);
+        signed = new SignedReplies(group);
+        client = node("client1");
+    }
+
+    static MacAuthenticator node(String party) {
+        return new MacAuthenticator(group.config, party, g -> group.wsSecurity(party));
+    }
+
+    /** What replica {@code node} puts on the wire answering a request that client1's signature authenticated. */
+    static String macedReply(int node, String body) throws Exception {
+        MessageContext request = new MessageContext();
+        request.setServerSide(true);
+        request.setProperty(SecurityRuntime.AUTHENTICATED_PARTY,
+                new AuthenticatedParty("client1", group.trust().registered("client1").orElseThrow()));
+        OperationContext operation = new OperationContext(new InOutAxisOperation(new QName("echo")), null);
+        operation.addMessageContext(request);
+        MessageContext reply = new MessageContext();
+        reply.setServerSide(true);
+        reply.setEnvelope(SignedReplies.parse(SignedReplies.envelope(body, 4)));
+        operation.addMessageContext(reply);
+        reply.setOperationContext(operation);
+        node("replica" + node).protect(reply, group.group);
+        return SignedReplies.text(reply.getEnvelope());
+    }
+
+    private VotingReplyCollector collector() {
+        List<URI> nodes = group.group.nodes().stream().map(n -> n.serviceEndpoint()).toList();
+        return new VotingReplyCollector(REQUEST, ReplyPolicy.WEAK_QUORUM, nodes,
+                new ReplyAuthenticator(group.group, group.config.keys(), client), counters, decisions::add);
+    }
+
+    @Test
+    void aReplicaAnswersAClientItSharesAKeyWithWithAnHmacForThatClientAndNoSignature() throws Exception {
+        String wire = macedReply(1, A);
+        assertTrue(wire.contains("mac:Authenticator") && wire.contains("from=\"replica1\"")
+                && wire.contains("to=\"client1\""), wire);
+        assertFalse(wire.contains("wsse:Security"), "no RSA signature per reply: " + wire);
+        assertEquals("replica1", client.authenticateReply(wire.getBytes(), group.group).orElseThrow());
+    }
+
+    @Test
+    void fPlusOneMacAuthenticatedRepliesDecideAndNameTheirReplicas() throws Exception {
+        VotingReplyCollector c = collector();
+        c.offer(signed.at(0, macedReply(0, A)));
+        assertFalse(c.settled(), "one reply is not f+1");
+        c.offer(signed.at(2, macedReply(2, A)));
+        assertNotNull(c.await(0, TimeUnit.MILLISECONDS), c.whyUndecided());
+        assertEquals(List.of("replica0", "replica2"), decisions.get(0).agreeing());
+        assertEquals(4, decisions.get(0).view(), "the view header is covered by the MAC and read as usual");
+    }
+
+    @Test
+    void aMacedReplyPutWhereAnotherReplicasReplyShouldBeIsDroppedSoItCannotVoteTwice() throws Exception {
+        VotingReplyCollector c = collector();
+        c.offer(signed.at(3, macedReply(3, A)));
+        c.offer(signed.at(1, macedReply(3, A)));
+        assertFalse(c.settled(), "replica3 cannot speak for replica1");
+        assertEquals(1, counters.refusals().count(RefusalReason.MISDIRECTED));
+    }
+
+    @Test
+    void aMacedReplyAlteredOnTheWayIsDroppedAsAMacMismatch() throws Exception {
+        VotingReplyCollector c = collector();
+        c.offer(signed.at(1, macedReply(1, A).replace("pay 10", "pay 99")));
+        c.offer(signed.at(1, macedReply(1, A).replace("bftws:View xmlns:bftws=\"urn:bftws:1\">4<",
+                "bftws:View xmlns:bftws=\"urn:bftws:1\">9<")));
+        assertEquals(2, counters.refusals().count(RefusalReason.MAC_MISMATCH));
+        assertEquals(0, counters.counted.get());
+    }
+
+    @Test
+    void aReplyMacedForTheClientConvincesNoOtherParty() throws Exception {
+        String wire = macedReply(1, A);
+        SecurityRefusal e = org.junit.jupiter.api.Assertions.assertThrows(SecurityRefusal.class,
+                () -> node("replica2").authenticateReply(wire.getBytes(), group.group));
+        assertEquals(RefusalReason.MISDIRECTED, e.reason());
+    }
+
+    @Test
+    void aSignedReplyStillCountsForAClientThatSharesKeys() throws Exception {
+        VotingReplyCollector c = collector();
+        c.offer(signed.from(0, A));
+        c.offer(signed.at(2, macedReply(2, A)));
+        assertNotNull(c.await(0, TimeUnit.MILLISECONDS), c.whyUndecided());
+        assertEquals(List.of("replica0", "replica2"), decisions.get(0).agreeing());
+    }
+}
