@@ -13,7 +13,17 @@ public record WireBundle(List<WireMessage> messages) {
     /** Message context property under which the security layer leaves the bundle it decoded, for the receiver. */
     public static final String PROPERTY = "org.bftws.wire.bundle";
 
+    /**
+     * Options/message context property of an outgoing message: the {@link Sent} bundle its body carries, so the
+     * security layer need not decode what the sender just encoded.
+     */
+    public static final String OUTGOING = "org.bftws.wire.outgoingBundle";
+
     private static final int BUNDLE_TAG = 0x42;
+
+    /** A {@code pbft:Messages} element a node encoded and the bundle it encodes (as {@link RecordedSignatures} saw). */
+    public record Sent(org.apache.axiom.om.OMElement element, WireBundle bundle) {
+    }
 
     public WireBundle {
         messages = List.copyOf(messages);

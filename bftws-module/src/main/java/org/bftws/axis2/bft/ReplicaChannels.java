@@ -22,7 +22,10 @@ import org.bftws.core.Message;
 import org.bftws.rm.Backoff;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
+import org.bftws.wire.RecordedSignatures;
 import org.bftws.wire.SignatureCache;
+import org.bftws.wire.SignatureSource;
+import org.bftws.wire.WireBundle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -198,29 +201,33 @@ final class ReplicaChannels {
                     signer.signOwnParts(m, cache);
                 }
             }
+            RecordedSignatures signatures = new RecordedSignatures(cache);
+            List<Message> sent = bundle;
             OMElement body;
             try {
-                body = codec.encode(bundle, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+                body = codec.encode(sent, signatures, signer != null, OMAbstractFactory.getOMFactory(), null);
             } catch (IllegalStateException unsignable) {
                 // A message embeds another node's message whose signature this node no longer holds (e.g. the
                 // current view's new-view, whose view-changes carry checkpoint proofs older than the stable
                 // checkpoint). It cannot travel, but the rest of the bundle must: losing it whole, again at every
                 // status exchange, cut a lagging peer off from this node.
-                List<Message> sendable = withoutUnsignable(bundle);
-                if (sendable.isEmpty()) {
+                sent = withoutUnsignable(bundle, signatures);
+                if (sent.isEmpty()) {
                     return;
                 }
-                body = codec.encode(sendable, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+                body = codec.encode(sent, signatures, signer != null, OMAbstractFactory.getOMFactory(), null);
             }
+            // the mac profile authenticates the bundle's canonical form: hand it over rather than decode it again
+            client.getOptions().setProperty(WireBundle.OUTGOING, new WireBundle.Sent(body, signatures.bundleOf(sent)));
             client.sendRobust(body);
             client.cleanupTransport();
         }
 
-        private List<Message> withoutUnsignable(List<Message> bundle) {
+        private List<Message> withoutUnsignable(List<Message> bundle, SignatureSource signatures) {
             List<Message> sendable = new ArrayList<>(bundle.size());
             for (Message m : bundle) {
                 try {
-                    codec.encode(List.of(m), cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+                    codec.encode(List.of(m), signatures, signer != null, OMAbstractFactory.getOMFactory(), null);
                     sendable.add(m);
                 } catch (IllegalStateException e) {
                     long n = unsignable.incrementAndGet();

@@ -81,7 +81,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
         }
         WireBundle bundle;
         try {
-            bundle = bundleOf(envelope, group);
+            bundle = outgoingBundle(outgoing, envelope, group);
         } catch (WireFormatException e) {
             throw new IllegalStateException("this node built PBFT messages it cannot read back: " + e.getMessage(), e);
         }
@@ -168,6 +168,22 @@ public final class MacAuthenticator implements MessageAuthenticator {
             incoming.setProperty(WireBundle.PROPERTY, bundle);
         }
         return from;
+    }
+
+    /**
+     * The bundle an outgoing body carries: the one its sender encoded, when it says so for this very element (a
+     * wrong one would only make the receiver refuse the MAC), else decoded from the body.
+     */
+    private WireBundle outgoingBundle(MessageContext outgoing, SOAPEnvelope envelope, GroupConfig group)
+            throws WireFormatException {
+        if (outgoing.getProperty(WireBundle.OUTGOING) instanceof WireBundle.Sent sent) {
+            for (Iterator<OMElement> it = envelope.getBody().getChildElements(); it.hasNext(); ) {
+                if (it.next() == sent.element() && !it.hasNext()) {
+                    return sent.bundle();
+                }
+            }
+        }
+        return bundleOf(envelope, group);
     }
 
     /** The decoded {@code pbft:Messages} of the body; null when the body holds none, refused when it holds two. */

@@ -172,6 +172,20 @@ class MacAuthenticatorTest {
     }
 
     @Test
+    void theBundleItsSenderRecordedIsWhatTheMacCoversSoTheSenderNeedNotDecodeItsOwnXml() throws Exception {
+        MessageContext out = new MessageContext();
+        out.setEnvelope(parse(envelope(1, "urn:uuid:s-rec", bundle())));
+        out.setTo(new EndpointReference(controlEndpoint(1)));
+        org.apache.axiom.om.OMElement element = out.getEnvelope().getBody().getFirstElement();
+        WireBundle other = new WireBundle(java.util.List.of(org.bftws.wire.WireMessage.of(
+                new org.bftws.core.Status(0, 0, 5, 0), org.bftws.wire.SignatureSource.none())));
+        // a sender that recorded another bundle than it wrote: the MAC covers the record, the receiver the XML
+        out.setProperty(WireBundle.OUTGOING, new WireBundle.Sent(element, other));
+        nodes[0].protect(out, group.group);
+        assertEquals(RefusalReason.MAC_MISMATCH, refusedBy(1, text(out.getEnvelope())).reason());
+    }
+
+    @Test
     void aMalformedAuthenticatorIsRefusedAsMalformed() throws Exception {
         String wire = sent(nodes[0], 1, envelope(1, "urn:uuid:s-01", bundle()));
         int start = wire.indexOf("\">", wire.indexOf("<mac:Authenticator")) + 2;
