@@ -23,6 +23,12 @@ import org.bftws.security.KeyGenerator;
  */
 final class TestbedKeys {
 
+    /**
+     * What the kept keys hold, written after keygen: stores made before a release that added keys (2: MAC keys
+     * between the client and every node) get keygen again, which keeps every key and adds the missing ones.
+     */
+    static final String FORMAT = "2";
+
     /** Every store's password: these are throw-away keys for one machine, not a deployment's. */
     static final String PASSWORD = "bftws-testbed";
 
@@ -61,12 +67,18 @@ final class TestbedKeys {
                     TestbedDeployment.layout(Configuration.III, placeholderPorts), 1, Configuration.III,
                     SecurityProfile.MAC, this));
             new KeyGenerator(ReplicasConfigReader.read(parties, KeyFileCheck.none()), false).run();
+            Files.writeString(format(), FORMAT);
             return "created the testbed's keys (CA, " + (names().size()) + " parties, pairwise MAC keys) in " + dir;
         }
     }
 
-    private boolean complete() {
-        return Files.isRegularFile(truststore()) && Files.isRegularFile(dir.resolve("ca.p12"))
+    private Path format() {
+        return dir.resolve("format");
+    }
+
+    private boolean complete() throws IOException {
+        return Files.isRegularFile(format()) && Files.readString(format()).trim().equals(FORMAT)
+                && Files.isRegularFile(truststore()) && Files.isRegularFile(dir.resolve("ca.p12"))
                 && names().stream().allMatch(n -> Files.isRegularFile(dir.resolve(n + ".p12")));
     }
 

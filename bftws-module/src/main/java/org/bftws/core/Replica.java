@@ -310,6 +310,8 @@ public final class Replica implements Node {
             if (s.bodiesAskedAt >= 0 && now - s.bodiesAskedAt >= options.fetchTimeout() && s.wantedBatch() != null) {
                 s.bodiesAskedAt = -1;
                 haveBodies(s, -1);
+            } else if (s.bodiesAskedAt < 0 && s.bodiesMissingSince >= 0 && s.prePrepare != null && s.view == view) {
+                sendPrepareIfReady(s); // asks the primary once the grace for the client's own copy is over
             }
         }
     }
@@ -440,15 +442,27 @@ public final class Replica implements Node {
         checkPrepared(s);
     }
 
-    /** Whether the slot's wanted batch is all here; if not, asks {@code from} (or everyone, -1) for the rest. */
+    /**
+     * Whether the slot's wanted batch is all here; if not, asks {@code from} (or everyone, -1) for the rest. A backup
+     * asks the primary only after {@link #fetchGrace}: the client sent its request to every replica, and its copy is
+     * usually on the way when a fast primary's pre-prepare overtakes it (asking at once cost two more messages and a
+     * second signature check for about one request in eight on a loaded testbed).
+     */
     private boolean haveBodies(Slot s, int from) {
         List<Digest> missing = requests.awaitMissing(s.wantedBatch(), s.seq);
         if (missing.isEmpty()) {
             s.bodiesAskedAt = -1;
+            s.bodiesMissingSince = -1;
             return true;
         }
         if (s.bodiesAskedAt < 0) {
             if (from >= 0 && from != id) {
+                if (s.bodiesMissingSince < 0) {
+                    s.bodiesMissingSince = now;
+                }
+                if (now - s.bodiesMissingSince < fetchGrace()) {
+                    return false;
+                }
                 out.toNode(from, new FetchRequests(missing, id));
             } else {
                 out.toAgreementNodes(new FetchRequests(missing, id));
@@ -456,6 +470,11 @@ public final class Replica implements Node {
             s.bodiesAskedAt = now;
         }
         return false;
+    }
+
+    /** Ticks a backup waits for a client's own copy of a pre-prepared request before asking the primary. */
+    private int fetchGrace() {
+        return Math.max(1, options.fetchTimeout() / 20);
     }
 
     private void checkPrepared(Slot s) {

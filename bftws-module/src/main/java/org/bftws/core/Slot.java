@@ -26,6 +26,8 @@ final class Slot {
     Batch committedBatch;
     PreparedCertificate certificate;
     long bodiesAskedAt = -1;
+    /** When a backup first missed a body of the pre-prepared batch (it waits a little for the client's own copy). */
+    long bodiesMissingSince = -1;
 
     Slot(long seq) {
         this.seq = seq;
@@ -45,6 +47,7 @@ final class Slot {
         commitSent = false;
         prepared = false;
         bodiesAskedAt = -1;
+        bodiesMissingSince = -1;
     }
 
     /** Prepares that match the pre-prepare; the primary never prepares, so these are from distinct backups. */

@@ -36,6 +36,7 @@ class BatchingAndOrderTest {
         c.tickNode(0);
         assertEquals(1, prePreparesFromPrimary(c));
         c.deliverAll();
+        c.tickAndDeliver(2); // the request reached the primary only: the backups fetch it after their grace
         assertEquals(List.of(new RequestId("a", 1)), c.executedIds(1));
     }
 
@@ -47,6 +48,7 @@ class BatchingAndOrderTest {
         }
         assertEquals(2, prePreparesFromPrimary(c), "two batches in flight, three requests wait");
         c.deliverAll();
+        c.tickAndDeliver(20); // the requests reached the primary only: the backups fetch them after their grace
         assertEquals(5, c.executedIds(1).size(), "commits free the window and the rest follow");
     }
 
@@ -66,6 +68,7 @@ class BatchingAndOrderTest {
         }
         assertEquals(8, prePreparesFromPrimary(c));
         c.deliverAll();
+        c.tickAndDeliver(40); // the requests reached the primary only: the backups fetch them after their grace
         assertEquals(9, c.executedIds(1).size());
         assertEquals(8, c.nodes[1].stableCheckpoint());
     }

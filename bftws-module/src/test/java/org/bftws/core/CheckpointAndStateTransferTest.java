@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** Checkpoints, garbage collection, the last-reply table, and state transfer. */
@@ -84,16 +85,40 @@ class CheckpointAndStateTransferTest {
     }
 
     @Test
-    void aBackupThatLacksARequestBodyFetchesItBeforeItPrepares() {
+    void aBackupThatLacksARequestBodyFetchesItFromThePrimaryAfterAGraceAndThenPrepares() {
         TestCluster c = TestCluster.configurationI();
         Request r = TestCluster.request("c", 1);
         c.send(r, 0);
         boolean[] fetched = new boolean[1];
-        c.deliverAll(f -> {
+        Predicate<TestCluster.InFlight> watch = f -> {
             fetched[0] |= f.message() instanceof FetchRequests;
             return true;
-        });
+        };
+        c.deliverAll(watch);
+        assertFalse(fetched[0], "no fetch before the grace for the client's own copy is over");
+        c.tickAndDeliver(2, watch);
         assertTrue(fetched[0]);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(r.id()), c.executedIds(i));
+        }
+    }
+
+    @Test
+    void aClientsOwnCopyArrivingWithinTheGraceSparesTheFetch() {
+        TestCluster c = TestCluster.configurationI();
+        Request r = TestCluster.request("c", 1);
+        c.send(r, 0);
+        boolean[] fetched = new boolean[1];
+        Predicate<TestCluster.InFlight> watch = f -> {
+            fetched[0] |= f.message() instanceof FetchRequests;
+            return true;
+        };
+        c.deliverAll(watch); // the pre-prepare overtook the client's copies to the backups
+        for (int i = 1; i < 4; i++) {
+            c.send(r, i);
+        }
+        c.deliverAll(watch);
+        assertFalse(fetched[0], "every backup had the body in time");
         for (int i = 0; i < 4; i++) {
             assertEquals(List.of(r.id()), c.executedIds(i));
         }
