@@ -8,11 +8,13 @@ import javax.crypto.SecretKey;
 import org.bftws.security.PartyKeystore;
 
 /**
- * The HMAC-SHA256 keys this node shares with each other node of its group (keygen's {@code hmac:PEER} entries), and
- * the MAC computations with them. Thread-safe: a {@link Mac} is made per computation (about a microsecond).
+ * The HMAC-SHA256 keys this party shares with others (keygen's {@code hmac:PEER} entries), and the MAC computations
+ * with them. Thread-safe: each thread keeps one initialised {@link Mac} per peer (looking up the provider for every
+ * message showed up in replica profiles).
  */
 final class PairwiseKeys {
     private final PartyKeystore keys;
+    private final ThreadLocal<java.util.Map<String, Mac>> macs = ThreadLocal.withInitial(java.util.HashMap::new);
 
     PairwiseKeys(PartyKeystore keys) {
         this.keys = keys;
@@ -32,13 +34,18 @@ final class PairwiseKeys {
         if (key.isEmpty()) {
             return Optional.empty();
         }
-        try {
-            Mac mac = Mac.getInstance(PartyKeystore.MAC_ALGORITHM);
-            mac.init(key.get());
-            return Optional.of(mac.doFinal(input));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HMAC-SHA256 with the key for " + peer + ": " + e.getMessage(), e);
+        java.util.Map<String, Mac> own = macs.get();
+        Mac mac = own.get(peer);
+        if (mac == null) {
+            try {
+                mac = Mac.getInstance(PartyKeystore.MAC_ALGORITHM);
+                mac.init(key.get());
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HMAC-SHA256 with the key for " + peer + ": " + e.getMessage(), e);
+            }
+            own.put(peer, mac);
         }
+        return Optional.of(mac.doFinal(input)); // doFinal leaves the Mac ready for the next message, same key
     }
 
     /** Whether {@code claimed} is the MAC of {@code input} under the key shared with {@code peer}; constant time. */
