@@ -84,16 +84,21 @@ class CheckpointAndStateTransferTest {
         assertEquals(new String(first), new String(again.result()));
     }
 
+    /** Lets every message through and notes in {@code fetched[0]} whether a FetchRequests was among them. */
+    private static Predicate<TestCluster.InFlight> fetchWatcher(boolean[] fetched) {
+        return f -> {
+            fetched[0] |= f.message() instanceof FetchRequests;
+            return true;
+        };
+    }
+
     @Test
     void aBackupThatLacksARequestBodyFetchesItFromThePrimaryAfterAGraceAndThenPrepares() {
         TestCluster c = TestCluster.configurationI();
         Request r = TestCluster.request("c", 1);
         c.send(r, 0);
         boolean[] fetched = new boolean[1];
-        Predicate<TestCluster.InFlight> watch = f -> {
-            fetched[0] |= f.message() instanceof FetchRequests;
-            return true;
-        };
+        Predicate<TestCluster.InFlight> watch = fetchWatcher(fetched);
         c.deliverAll(watch);
         assertFalse(fetched[0], "no fetch before the grace for the client's own copy is over");
         c.tickAndDeliver(2, watch);
@@ -109,10 +114,7 @@ class CheckpointAndStateTransferTest {
         Request r = TestCluster.request("c", 1);
         c.send(r, 0);
         boolean[] fetched = new boolean[1];
-        Predicate<TestCluster.InFlight> watch = f -> {
-            fetched[0] |= f.message() instanceof FetchRequests;
-            return true;
-        };
+        Predicate<TestCluster.InFlight> watch = fetchWatcher(fetched);
         c.deliverAll(watch); // the pre-prepare overtook the client's copies to the backups
         for (int i = 1; i < 4; i++) {
             c.send(r, i);
