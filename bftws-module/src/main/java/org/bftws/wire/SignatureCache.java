@@ -71,8 +71,11 @@ public final class SignatureCache implements SignatureSource {
             Message dropped = eldest.next().getKey();
             eldest.remove();
             evictions++;
-            LOG.warn("signature cache full (" + capacity + "): dropped the signature of " + dropped
-                    + "; garbage collection at stable checkpoints may be missing [" + evictions + " so far]");
+            if (Long.bitCount(evictions) == 1) { // 1st, 2nd, 4th, 8th ...: visible, never a flood
+                LOG.warn("signature cache full (" + capacity + "): dropped the signature of " + dropped + " ["
+                        + evictions + " so far]; it holds what slots above the stable checkpoint need, so a long run"
+                        + " of view changes without a new stable checkpoint (many views' messages per slot) fills it");
+            }
         }
     }
 
