@@ -148,7 +148,9 @@ public final class Replica implements Node {
         if (!viewChanging && !stateTransfer.active()) {
             OptionalLong oldest = requests.oldestWaitingTick();
             if (oldest.isPresent() && now - Math.max(oldest.getAsLong(), lastProgressTick) >= viewChanges.timeout()) {
-                viewChanges.start(view + 1, "a request waited " + viewChanges.timeout() + " ticks without progress");
+                viewChanges.start(view + 1, "a request waited " + viewChanges.timeout() + " ticks without progress"
+                        + " (it arrived " + (now - oldest.getAsLong()) + " ticks ago, the last commit was "
+                        + (now - lastProgressTick) + " ticks ago)");
             }
         }
         tryPropose();

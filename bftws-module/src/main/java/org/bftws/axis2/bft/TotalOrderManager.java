@@ -45,6 +45,7 @@ public final class TotalOrderManager {
     });
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
     private final Measurements measurements;
+    private final ViewChangeTrace trace;
     private long lastStable;
     /** Owned by the ticker thread (read under the lock by it only). */
     private TickClock clock;
@@ -60,6 +61,7 @@ public final class TotalOrderManager {
         this.replies = replies;
         this.onStable = onStable;
         this.measurements = new Measurements(core.id());
+        this.trace = new ViewChangeTrace(name, core.id(), System::nanoTime);
     }
 
     void signaturesFrom(java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> source) {
@@ -176,6 +178,7 @@ public final class TotalOrderManager {
             }
         }
         measurements.observe(outputs, core.stableCheckpoint());
+        trace.observe(outputs);
         view = core.view();
         if (core.stableCheckpoint() != lastStable) {
             lastStable = core.stableCheckpoint();
