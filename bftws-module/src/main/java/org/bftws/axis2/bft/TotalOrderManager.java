@@ -173,8 +173,8 @@ public final class TotalOrderManager {
                     any = true;
                 }
             }
-            if (any) {
-                journal.sync();
+            if (any && journal.sync()) {
+                count("journal syncs");
             }
         }
         for (Output o : outputs) {
