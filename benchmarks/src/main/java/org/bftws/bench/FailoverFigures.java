@@ -37,18 +37,19 @@ final class FailoverFigures {
         out.println("failover (client side): the primary killed " + kills + " times under one client's load, view "
                 + "change timeout 1 s, checkpoint every 50; target: first reply in the new view within "
                 + (int) TARGET_MS + " ms");
-        out.println("| kill | killed at | primary | view before -> after | client: kill to first reply in the new view,"
-                + " ms | that call started, ms after the kill | new primary: suspect to new-view sent, ms |"
-                + " survivors: suspect to view entered, ms |");
-        out.println("| --- | --- | --- | --- | --- | --- | --- | --- |");
+        out.println("| kill | killed at | primary | view before -> after | slots above the stable checkpoint | client:"
+                + " kill to first reply in the new view, ms | that call started, ms after the kill | new primary:"
+                + " suspect to new-view sent, ms | survivors: suspect to view entered, ms |");
+        out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         List<Double> client = new ArrayList<>();
         try (MeasureGroup g = MeasureGroup.start(options, "failover", MeasureGroup.protocol(50, "1s"), true, 0)) {
             g.load("f-warm", 30, 600);
             for (int n = 1; n <= kills; n++) {
                 Failover f = killPrimary(g, "f" + n, 60);
                 client.add(f.clientMs());
-                out.printf(Locale.ROOT, "| %d | %s | %s | %d -> %d | %s | %s | %s | %s |%n", n,
+                out.printf(Locale.ROOT, "| %d | %s | %s | %d -> %d | %d | %s | %s | %s | %s |%n", n,
                         CLOCK.format(f.killedAt()), ReplicaGroup.name(f.killed()), f.viewBefore(), f.viewAfter(),
+                        f.slots(),
                         f.clientMs() < 0 ? "none within 60 s" : String.format(Locale.ROOT, "%.0f", f.clientMs()),
                         f.clientMs() < 0 ? "-" : String.format(Locale.ROOT, "%.0f", f.callStartMs()),
                         ReplicaTimings.ms(f.newViewMs()), ReplicaTimings.ms(f.viewChangeMs()));

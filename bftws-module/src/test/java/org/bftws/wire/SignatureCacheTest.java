@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bftws.core.Batch;
 import org.bftws.core.Checkpoint;
 import org.bftws.core.Commit;
 import org.bftws.core.Message;
@@ -129,5 +130,38 @@ class SignatureCacheTest {
         assertFalse(cache.contains(nv.viewChanges().get(0)), "node 0's view-change is not node 2's to sign");
         assertEquals(0, primary.signOwnParts(nv, cache), "signed once, then taken from the cache");
         assertThrows(IllegalArgumentException.class, () -> primary.sign(nv.viewChanges().get(0)));
+    }
+
+    @Test
+    void thePeersSendingThreadsSignABroadcastMessagesOwnPartsOnceBetweenThem(@TempDir Path dir) throws Exception {
+        KeyedGroup g = new KeyedGroup(dir, "mac", "EchoService");
+        MessageSigner primary = g.signer(2);
+        SignatureCache cache = new SignatureCache(1000);
+        List<PrePrepare> reproposed = new java.util.ArrayList<>();
+        for (long n = 129; n < 129 + 60; n++) {
+            reproposed.add(new PrePrepare(2, n, Batch.NULL, 2));
+        }
+        NewView nv = new NewView(2, SampleMessages.newView().viewChanges(), reproposed, 2);
+        List<Message> own = Proofs.signedParts(nv).stream().filter(m -> m.sender() == 2).distinct().toList();
+        java.util.concurrent.ExecutorService peers = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<Integer>> made = new java.util.ArrayList<>();
+            for (int peer = 0; peer < 3; peer++) {
+                made.add(peers.submit(() -> {
+                    start.await();
+                    return primary.signOwnParts(nv, cache);
+                }));
+            }
+            start.countDown();
+            int total = 0;
+            for (java.util.concurrent.Future<Integer> f : made) {
+                total += f.get();
+            }
+            assertEquals(own.size(), total, "every own part signed once, not once per peer");
+            own.forEach(m -> assertTrue(cache.contains(m), m + " is signed when every thread returns"));
+        } finally {
+            peers.shutdownNow();
+        }
     }
 }
