@@ -82,12 +82,17 @@ public final class MessageSigner {
      */
     public int signOwnParts(Message m, SignatureCache cache) {
         int made = 0;
-        List<FutureTask<byte[]>> others = new ArrayList<>();
+        List<FutureTask<byte[]>> others = new ArrayList<>(); // parts other threads are signing
         for (Message part : Proofs.signedParts(m)) {
             if (part.sender() != self || cache.contains(part)) {
                 continue;
             }
-            FutureTask<byte[]> mine = new FutureTask<>(() -> sign(part));
+            // The task caches its signature before it completes: a thread waiting for it then finds it there.
+            FutureTask<byte[]> mine = new FutureTask<>(() -> {
+                byte[] signature = sign(part);
+                cache.put(part, signature);
+                return signature;
+            });
             FutureTask<byte[]> taken = signing.putIfAbsent(part, mine);
             if (taken != null) {
                 others.add(taken);
@@ -96,7 +101,7 @@ public final class MessageSigner {
             try {
                 if (!cache.contains(part)) { // signed and cached by another thread since the first look
                     mine.run();
-                    cache.put(part, result(mine));
+                    result(mine); // rethrows a signing failure
                     made++;
                 }
             } finally {
@@ -107,8 +112,8 @@ public final class MessageSigner {
         for (FutureTask<byte[]> t : others) {
             try {
                 result(t);
-            } catch (IllegalStateException e) { // a CancellationException too: the part is in the cache
-                // the other thread's part is signed into the cache, or it failed there; the encoder will tell
+            } catch (IllegalStateException notSigned) { // a CancellationException too: it was in the cache already
+                // or signing failed in the other thread, which reports it; the encoder says what is missing
             }
         }
         return made;
