@@ -43,6 +43,32 @@ class SignatureCacheTest {
     }
 
     @Test
+    void aStableCheckpointKeepsWhatAHeldViewChangeEmbedsSoANewViewCarryingItCanStillBeSent() {
+        SignatureCache cache = new SignatureCache(1000);
+        // a view-change from a node restarted with an old stable checkpoint: certificates at 129-130, below ours
+        ViewChange stale = SampleMessages.viewChange(3, 1, 2);
+        cache.put(stale, SIG);
+        stale.stableProof().forEach(c -> cache.put(c, SIG));
+        stale.prepared().forEach(c -> {
+            cache.put(c.prePrepare(), SIG);
+            c.prepares().forEach(p -> cache.put(p, SIG));
+        });
+        Prepare unrelated = new Prepare(2, 140, SampleMessages.STATE_128, 1);
+        cache.put(unrelated, SIG);
+
+        cache.forgetUpTo(256);
+        assertFalse(cache.contains(unrelated));
+        assertTrue(cache.contains(stale));
+        stale.prepared().forEach(c -> {
+            assertTrue(cache.contains(c.prePrepare()), c.prePrepare() + " is still embeddable");
+            c.prepares().forEach(p -> assertTrue(cache.contains(p), p + " is still embeddable"));
+        });
+        cache.forgetViewsBefore(4);
+        cache.forgetUpTo(256);
+        assertFalse(cache.contains(stale.prepared().get(0).prePrepare()), "gone with the view-change");
+    }
+
+    @Test
     void aStableCheckpointKeepsWhatTheNewestNewViewEmbedsSoItCanStillBeResentToALaggingNode() {
         SignatureCache cache = new SignatureCache(1000);
         NewView two = SampleMessages.newView(); // view-changes with stable checkpoint 128 and certificates at 129-130
