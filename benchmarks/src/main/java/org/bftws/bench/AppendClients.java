@@ -36,8 +36,12 @@ import org.bftws.samples.echo.EchoService;
  */
 final class AppendClients implements AutoCloseable {
 
-    /** One finished call: {@code count} is the log length the reply reported (0 when the call failed). */
-    record Call(String value, boolean ok, int count, String digest, int view, long endNanos, String problem) {
+    /**
+     * One finished call: {@code count} is the log length the reply reported (0 when the call failed); it started at
+     * {@code startNanos} and ended at {@code endNanos} ({@link System#nanoTime()}).
+     */
+    record Call(String value, boolean ok, int count, String digest, int view, long startNanos, long endNanos,
+                String problem) {
     }
 
     private static final OMFactory F = OMAbstractFactory.getOMFactory();
@@ -127,7 +131,8 @@ final class AppendClients implements AutoCloseable {
         try {
             client = serviceClient(sequenceKey);
         } catch (AxisFault e) {
-            calls.add(new Call(tag + "-0", false, 0, null, -1, System.nanoTime(), "no ServiceClient: " + e));
+            long now = System.nanoTime();
+            calls.add(new Call(tag + "-0", false, 0, null, -1, now, now, "no ServiceClient: " + e));
             return;
         }
         sequences.add(sequenceKey);
@@ -158,6 +163,7 @@ final class AppendClients implements AutoCloseable {
     private static Call call(ServiceClient client, String value) {
         OMElement request = F.createOMElement("append", E);
         F.createOMElement("value", E, request).setText(value);
+        long start = System.nanoTime();
         try {
             OMElement reply = client.sendReceive(request);
             reply.build();
@@ -165,13 +171,14 @@ final class AppendClients implements AutoCloseable {
             OMElement count = reply.getFirstChildWithName(new QName(EchoService.NS, "count"));
             OMElement digest = reply.getFirstChildWithName(new QName(EchoService.NS, "digest"));
             if (!"appendResponse".equals(reply.getLocalName()) || count == null || digest == null) {
-                return new Call(value, false, 0, null, -1, end, "unexpected reply " + reply);
+                return new Call(value, false, 0, null, -1, start, end, "unexpected reply " + reply);
             }
             return new Call(value, true, Integer.parseInt(count.getText().trim()), digest.getText().trim(),
-                    acceptedView(client), end, null);
+                    acceptedView(client), start, end, null);
         } catch (AxisFault | RuntimeException e) {
             String m = e.getMessage() == null ? e.toString() : e.getMessage();
-            return new Call(value, false, 0, null, -1, System.nanoTime(), m.length() > 300 ? m.substring(0, 300) : m);
+            return new Call(value, false, 0, null, -1, start, System.nanoTime(),
+                    m.length() > 300 ? m.substring(0, 300) : m);
         }
     }
 

@@ -1,6 +1,8 @@
 package org.bftws.bench;
 
 import java.io.PrintStream;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,11 +20,14 @@ final class FailoverFigures {
     /**
      * One kill of the primary: prepared slots in the log at the kill, the new primary's time from suspecting to
      * sending the new-view, the mean time of the others until they entered the new view, the client's time from the
-     * kill to its first reply in a later view (-1 when none came).
+     * kill to its first reply in a later view (-1 when none came), when the call that got that reply started
+     * (ms after the kill, negative: before it), and the kill's wall-clock time (to read the replicas' logs by).
      */
     record Failover(int killed, int viewBefore, int viewAfter, long slots, double newViewMs, double viewChangeMs,
-                    double clientMs) {
+                    double clientMs, double callStartMs, LocalTime killedAt) {
     }
+
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT);
 
     private FailoverFigures() {
     }
@@ -32,19 +37,22 @@ final class FailoverFigures {
         out.println("failover (client side): the primary killed " + kills + " times under one client's load, view "
                 + "change timeout 1 s, checkpoint every 50; target: first reply in the new view within "
                 + (int) TARGET_MS + " ms");
-        out.println("| kill | primary | view before -> after | client: kill to first reply in the new view, ms |"
-                + " new primary: suspect to new-view sent, ms | survivors: suspect to view entered, ms |");
-        out.println("| --- | --- | --- | --- | --- | --- |");
+        out.println("| kill | killed at | primary | view before -> after | slots above the stable checkpoint | client:"
+                + " kill to first reply in the new view, ms | that call started, ms after the kill | new primary:"
+                + " suspect to new-view sent, ms | survivors: suspect to view entered, ms |");
+        out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         List<Double> client = new ArrayList<>();
         try (MeasureGroup g = MeasureGroup.start(options, "failover", MeasureGroup.protocol(50, "1s"), true, 0)) {
             g.load("f-warm", 30, 600);
             for (int n = 1; n <= kills; n++) {
                 Failover f = killPrimary(g, "f" + n, 60);
                 client.add(f.clientMs());
-                out.printf(Locale.ROOT, "| %d | %s | %d -> %d | %s | %s | %s |%n", n, ReplicaGroup.name(f.killed()),
-                        f.viewBefore(), f.viewAfter(), f.clientMs() < 0 ? "none within 60 s"
-                                : String.format(Locale.ROOT, "%.0f", f.clientMs()), ReplicaTimings.ms(f.newViewMs()),
-                        ReplicaTimings.ms(f.viewChangeMs()));
+                out.printf(Locale.ROOT, "| %d | %s | %s | %d -> %d | %d | %s | %s | %s | %s |%n", n,
+                        CLOCK.format(f.killedAt()), ReplicaGroup.name(f.killed()), f.viewBefore(), f.viewAfter(),
+                        f.slots(),
+                        f.clientMs() < 0 ? "none within 60 s" : String.format(Locale.ROOT, "%.0f", f.clientMs()),
+                        f.clientMs() < 0 ? "-" : String.format(Locale.ROOT, "%.0f", f.callStartMs()),
+                        ReplicaTimings.ms(f.newViewMs()), ReplicaTimings.ms(f.viewChangeMs()));
                 out.flush();
                 g.group().restart(f.killed(), true);
                 g.load("f" + n + "r", 20, 600);
@@ -83,14 +91,17 @@ final class FailoverFigures {
         int callsBefore = clients.calls().size();
         clients.start(prefix, 1);
         clients.awaitCalls(callsBefore + 1, seconds * 1000L); // the client is calling
+        LocalTime killedAtWall = LocalTime.now();
         long killedAt = System.nanoTime();
         group.crash(primary);
         double clientMs = -1;
+        double callStartMs = Double.NaN;
         long deadline = killedAt + seconds * 1_000_000_000L;
         while (clientMs < 0 && System.nanoTime() < deadline) {
             for (AppendClients.Call c : clients.calls()) {
                 if (c.ok() && c.view() > viewBefore && c.endNanos() > killedAt) {
                     clientMs = (c.endNanos() - killedAt) / 1e6;
+                    callStartMs = (c.startNanos() - killedAt) / 1e6;
                     break;
                 }
             }
@@ -119,6 +130,6 @@ final class FailoverFigures {
             }
         }
         return new Failover(primary, viewBefore, viewAfter, atKill.executed() - atKill.stable(), newView,
-                backups == 0 ? Double.NaN : viewChange / backups, clientMs);
+                backups == 0 ? Double.NaN : viewChange / backups, clientMs, callStartMs, killedAtWall);
     }
 }

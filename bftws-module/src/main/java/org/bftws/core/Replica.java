@@ -40,6 +40,14 @@ public final class Replica implements Node {
     /** When this node last saw a request commit: the view-change timer counts from here. */
     private long lastProgressTick;
     private long lastStatusTick;
+    /**
+     * Re-proposals of the installed view that this node had committed before it entered the view: their prepares
+     * wait until the view has made progress here (see {@link #enterView}), or a status period passed.
+     */
+    private final List<Slot> deferredPrepares = new ArrayList<>();
+    /** The highest re-proposed sequence number of the installed view, and when this node entered it. */
+    private long reproposedUpTo;
+    private long viewEnteredTick;
 
     public Replica(int id, Membership membership, ReplicaOptions options) {
         if (!membership.isAgreementNode(id)) {
@@ -148,11 +156,14 @@ public final class Replica implements Node {
         if (!viewChanging && !stateTransfer.active()) {
             OptionalLong oldest = requests.oldestWaitingTick();
             if (oldest.isPresent() && now - Math.max(oldest.getAsLong(), lastProgressTick) >= viewChanges.timeout()) {
-                viewChanges.start(view + 1, "a request waited " + viewChanges.timeout() + " ticks without progress");
+                viewChanges.start(view + 1, "a request waited " + viewChanges.timeout() + " ticks without progress"
+                        + " (it arrived " + (now - oldest.getAsLong()) + " ticks ago, the last commit was "
+                        + (now - lastProgressTick) + " ticks ago)");
             }
         }
         tryPropose();
         retryBodyFetches();
+        sendDeferredPrepares();
         stateTransfer.onTick(now);
         if (now - lastStatusTick >= options.statusPeriod()) {
             lastStatusTick = now;
@@ -170,6 +181,7 @@ public final class Replica implements Node {
             out.drop("results for " + seq, "this node does not execute");
         } else {
             execution.executed(seq, results);
+            sendDeferredPrepares();
         }
         return out.drain();
     }
@@ -579,6 +591,7 @@ public final class Replica implements Node {
         if (progressed) {
             lastProgressTick = now;
             viewChanges.progress();
+            sendDeferredPrepares();
         }
         nextSeq = Math.max(nextSeq, lastCommitted + 1);
         tryPropose();
@@ -660,6 +673,7 @@ public final class Replica implements Node {
     /** Enters {@code newView} as a new-view (sent or accepted) says. */
     void enterView(int newView, NewViewPlan plan) {
         view = newView;
+        deferredPrepares.clear();
         out.add(new Output.Persist(new DurableRecord.ViewRecord(newView)));
         // Still "changing" until the re-proposals are in place: nothing below may propose or prepare in between.
         viewChanging = true;
@@ -687,16 +701,47 @@ public final class Replica implements Node {
         requests.resetProposed(reproposed);
         nextSeq = Math.max(Math.max(plan.maxS(), lastCommitted), checkpoints.stableSeq()) + 1;
         lastProgressTick = now;
+        viewEnteredTick = now;
+        reproposedUpTo = plan.maxS();
         viewChanging = false;
+        // Slots this node has not committed come first: the view's progress (the request a client waits for, above
+        // the re-proposals) depends on them only. A backup prepares the re-proposals it committed already later,
+        // once the view has made progress here: otherwise it signs a prepare for every slot of the log above the
+        // stable checkpoint (up to a checkpoint interval of them) before the prepare that matters can leave, and its
+        // peers verify them all first. They are still sent, for any node that did not commit those slots.
         for (PrePrepare pp : plan.prePrepares()) {
             Slot s = log.get(pp.seq());
             if (s != null && s.prePrepare == pp) {
+                if (s.committed && !isPrimary()) {
+                    deferredPrepares.add(s);
+                    continue;
+                }
                 sendPrepareIfReady(s);
                 checkPrepared(s);
             }
         }
         replayFutureMessages();
         tryPropose();
+    }
+
+    /**
+     * Sends the prepares {@link #enterView} held back, once this node executed beyond the re-proposals (the new
+     * view works, and the client waiting for that request has its reply) or a status period after entering the
+     * view, whichever comes first: the timer keeps it live when no request follows the view change.
+     */
+    private void sendDeferredPrepares() {
+        if (deferredPrepares.isEmpty() || viewChanging
+                || (lastExecuted() <= reproposedUpTo && now - viewEnteredTick < options.statusPeriod())) {
+            return;
+        }
+        List<Slot> slots = new ArrayList<>(deferredPrepares);
+        deferredPrepares.clear();
+        for (Slot s : slots) {
+            if (s.view == view && s.prePrepare != null && log.get(s.seq) == s) {
+                sendPrepareIfReady(s);
+                checkPrepared(s);
+            }
+        }
     }
 
     private void replayFutureMessages() {

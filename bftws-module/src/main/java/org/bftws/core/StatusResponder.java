@@ -24,6 +24,14 @@ final class StatusResponder {
     private static final int MAX_SLOTS = 64;
     /** The most identical statuses awaited between two answers to the same stuck peer. */
     static final int MAX_BACKOFF = 16;
+    /**
+     * Status periods after entering a view before its new-view is resent to a peer still behind. Right after the
+     * view change a peer behind is most likely still checking the new-view it got (one that re-proposes a checkpoint
+     * interval of slots embeds hundreds of signed messages); a second copy queued behind the first on the channel
+     * to it delayed everything sent after it, the commits of the request the client waits for among them. A peer
+     * that really lost it (it was down, or restarted) gets it a little later.
+     */
+    static final int NEW_VIEW_HOLD_OFF = 2;
 
     private final Replica replica;
     private final Map<Integer, Status> last = new HashMap<>();
@@ -78,7 +86,8 @@ final class StatusResponder {
             if (useful) {
                 replica.out.toNode(st.sender(), mine);
             }
-        } else if (!replica.viewChanging && st.view() < replica.view() && vc.lastNewView() != null) {
+        } else if (!replica.viewChanging && st.view() < replica.view() && vc.lastNewView() != null
+                && replica.now - vc.installedAt() >= NEW_VIEW_HOLD_OFF * replica.options.statusPeriod()) {
             replica.out.toNode(st.sender(), vc.lastNewView());
         }
     }

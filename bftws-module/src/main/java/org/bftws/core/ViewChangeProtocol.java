@@ -27,6 +27,8 @@ final class ViewChangeProtocol {
     private long quorumSince = -1;
     private int attempts;
     private int newViewSentFor = -1;
+    /** When this node last entered a view (tick). */
+    private long installedAt;
 
     ViewChangeProtocol(Replica replica, Membership membership, ReplicaOptions options, Checkpoints checkpoints) {
         this.replica = replica;
@@ -52,6 +54,11 @@ final class ViewChangeProtocol {
 
     NewView lastNewView() {
         return lastNewView;
+    }
+
+    /** The tick at which this node entered its current view. */
+    long installedAt() {
+        return installedAt;
     }
 
     /**
@@ -202,6 +209,7 @@ final class ViewChangeProtocol {
 
     private void install(NewView nv, NewViewPlan plan) {
         lastNewView = nv;
+        installedAt = replica.now;
         targetView = nv.view();
         latest.values().removeIf(vc -> vc.newView() <= nv.view());
         replica.enterView(nv.view(), plan);

@@ -3,6 +3,11 @@ package org.bftws.wire;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.bftws.core.Message;
 import org.bftws.security.PartyKeystore;
 
@@ -20,6 +25,8 @@ public final class MessageSigner {
     private final int self;
     private final String group;
     private final ThreadLocal<Signature> signatures;
+    /** Own parts being signed right now, by the thread that took them: other threads wait instead of signing too. */
+    private final ConcurrentHashMap<Message, FutureTask<byte[]>> signing = new ConcurrentHashMap<>();
 
     public MessageSigner(PrivateKey key, int self, String group) {
         this.key = key;
@@ -65,17 +72,62 @@ public final class MessageSigner {
     /**
      * Makes sure every part of outgoing {@code m} that is this node's own and transferable (the message itself, the
      * re-proposed pre-prepares of a new-view) has its signature in {@code cache}, signing what is not there yet.
-     * Returns how many signatures it made. Parts from other nodes must already be in the cache (they were verified on
-     * arrival); the encoder refuses to send without them.
+     * Returns how many signatures this call made. Parts from other nodes must already be in the cache (they were
+     * verified on arrival); the encoder refuses to send without them.
+     *
+     * <p>Each peer's sender thread calls this for the same broadcast message at about the same time. A part another
+     * thread is signing is not signed again: this thread signs the parts nobody has taken yet and then waits for the
+     * others. Without that, every thread found the cache empty and signed everything itself: a new view's prepares
+     * and re-proposals were signed once per peer (three times with f = 1), on a machine where CPU is the bottleneck.
      */
     public int signOwnParts(Message m, SignatureCache cache) {
         int made = 0;
+        List<FutureTask<byte[]>> others = new ArrayList<>(); // parts other threads are signing
         for (Message part : Proofs.signedParts(m)) {
-            if (part.sender() == self && !cache.contains(part)) {
-                cache.put(part, sign(part));
-                made++;
+            if (part.sender() != self || cache.contains(part)) {
+                continue;
+            }
+            // The task caches its signature before it completes: a thread waiting for it then finds it there.
+            FutureTask<byte[]> mine = new FutureTask<>(() -> {
+                byte[] signature = sign(part);
+                cache.put(part, signature);
+                return signature;
+            });
+            FutureTask<byte[]> taken = signing.putIfAbsent(part, mine);
+            if (taken != null) {
+                others.add(taken);
+                continue;
+            }
+            try {
+                if (!cache.contains(part)) { // signed and cached by another thread since the first look
+                    mine.run();
+                    result(mine); // rethrows a signing failure
+                    made++;
+                }
+            } finally {
+                mine.cancel(false); // wakes waiters if it never ran
+                signing.remove(part, mine);
+            }
+        }
+        for (FutureTask<byte[]> t : others) {
+            try {
+                result(t);
+            } catch (IllegalStateException notSigned) { // a CancellationException too: it was in the cache already
+                // or signing failed in the other thread, which reports it; the encoder says what is missing
             }
         }
         return made;
+    }
+
+    private static byte[] result(FutureTask<byte[]> task) {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signing", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException("signing failed", cause);
+        }
     }
 }

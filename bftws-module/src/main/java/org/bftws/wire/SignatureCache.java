@@ -22,7 +22,8 @@ import org.bftws.core.ViewChange;
  * checkpoint proofs in its view-change, the proof of a state snapshot, the view-changes of a new-view) or relay them.
  * Only valid signatures enter: the node's own, and received ones after {@link ProofVerifier} checked them; so a
  * value found here needs no second check. Keyed by message value. The caller garbage-collects with
- * {@link #forgetUpTo} when a checkpoint becomes stable (which keeps what the newest new-view embeds) and with
+ * {@link #forgetUpTo} when a checkpoint becomes stable (which keeps what the newest new-view and the view-changes held
+ * embed) and with
  * {@link #forgetViewsBefore} for the view-changes and new-views of views before the current one;
  * the capacity is a safety bound (least recently used entries go first, counted and logged), sized so that a
  * correct node never reaches it. Thread-safe.
@@ -96,7 +97,7 @@ public final class SignatureCache implements SignatureSource {
      */
     public synchronized int forgetUpTo(long stableSeq) {
         int before = entries.size();
-        Set<Message> keep = embeddedInNewestNewView();
+        Set<Message> keep = embeddedInViewMessages();
         entries.keySet().removeIf(m -> !keep.contains(m) && ((m instanceof PrePrepare pp && pp.seq() <= stableSeq)
                 || (m instanceof Prepare p && p.seq() <= stableSeq)
                 || (m instanceof Checkpoint c && c.seq() < stableSeq)));
@@ -110,26 +111,34 @@ public final class SignatureCache implements SignatureSource {
      * signatures it could not be sent (it travels with every signature it embeds), and a replica restarted from its
      * data directory stayed out of the group's view until the next view change.
      */
-    private Set<Message> embeddedInNewestNewView() {
+    private Set<Message> embeddedInViewMessages() {
         NewView newest = null;
+        Set<Message> embedded = new HashSet<>();
         for (Message m : entries.keySet()) {
             if (m instanceof NewView nv && (newest == null || nv.view() > newest.view())) {
                 newest = nv;
+            } else if (m instanceof ViewChange vc) {
+                // A view-change held here (of the current view or a later one: forgetViewsBefore drops older ones)
+                // may go into the new-view this node builds as the next primary, with every signature it embeds.
+                // One from a node restarted with an old stable checkpoint carries certificates below ours; dropped,
+                // they made that new-view unsendable and cost a second view change (docs/recovery.md, 14:53 run).
+                addEmbedded(vc, embedded);
             }
         }
-        if (newest == null) {
-            return Set.of();
-        }
-        Set<Message> embedded = new HashSet<>(newest.prePrepares());
-        for (ViewChange vc : newest.viewChanges()) {
-            embedded.add(vc);
-            embedded.addAll(vc.stableProof());
-            vc.prepared().forEach(c -> {
-                embedded.add(c.prePrepare());
-                embedded.addAll(c.prepares());
-            });
+        if (newest != null) {
+            embedded.addAll(newest.prePrepares());
+            newest.viewChanges().forEach(vc -> addEmbedded(vc, embedded));
         }
         return embedded;
+    }
+
+    private static void addEmbedded(ViewChange vc, Set<Message> into) {
+        into.add(vc);
+        into.addAll(vc.stableProof());
+        vc.prepared().forEach(c -> {
+            into.add(c.prePrepare());
+            into.addAll(c.prepares());
+        });
     }
 
     /** View {@code view} was installed: forgets view-changes and new-views of earlier views. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bftws.core.Batch;
 import org.bftws.core.Checkpoint;
 import org.bftws.core.Commit;
 import org.bftws.core.Message;
@@ -39,6 +40,32 @@ class SignatureCacheTest {
         assertFalse(cache.contains(earlier));
         assertTrue(cache.contains(newer));
         proof.forEach(c -> assertTrue(cache.contains(c), c + " proves the stable checkpoint and stays"));
+    }
+
+    @Test
+    void aStableCheckpointKeepsWhatAHeldViewChangeEmbedsSoANewViewCarryingItCanStillBeSent() {
+        SignatureCache cache = new SignatureCache(1000);
+        // a view-change from a node restarted with an old stable checkpoint: certificates at 129-130, below ours
+        ViewChange stale = SampleMessages.viewChange(3, 1, 2);
+        cache.put(stale, SIG);
+        stale.stableProof().forEach(c -> cache.put(c, SIG));
+        stale.prepared().forEach(c -> {
+            cache.put(c.prePrepare(), SIG);
+            c.prepares().forEach(p -> cache.put(p, SIG));
+        });
+        Prepare unrelated = new Prepare(2, 140, SampleMessages.STATE_128, 1);
+        cache.put(unrelated, SIG);
+
+        cache.forgetUpTo(256);
+        assertFalse(cache.contains(unrelated));
+        assertTrue(cache.contains(stale));
+        stale.prepared().forEach(c -> {
+            assertTrue(cache.contains(c.prePrepare()), c.prePrepare() + " is still embeddable");
+            c.prepares().forEach(p -> assertTrue(cache.contains(p), p + " is still embeddable"));
+        });
+        cache.forgetViewsBefore(4);
+        cache.forgetUpTo(256);
+        assertFalse(cache.contains(stale.prepared().get(0).prePrepare()), "gone with the view-change");
     }
 
     @Test
@@ -129,5 +156,40 @@ class SignatureCacheTest {
         assertFalse(cache.contains(nv.viewChanges().get(0)), "node 0's view-change is not node 2's to sign");
         assertEquals(0, primary.signOwnParts(nv, cache), "signed once, then taken from the cache");
         assertThrows(IllegalArgumentException.class, () -> primary.sign(nv.viewChanges().get(0)));
+    }
+
+    @Test
+    void thePeersSendingThreadsSignABroadcastMessagesOwnPartsOnceBetweenThem(@TempDir Path dir) throws Exception {
+        KeyedGroup g = new KeyedGroup(dir, "mac", "EchoService");
+        MessageSigner primary = g.signer(2);
+        SignatureCache cache = new SignatureCache(1000);
+        List<PrePrepare> reproposed = new java.util.ArrayList<>();
+        for (long n = 129; n < 129 + 60; n++) {
+            reproposed.add(new PrePrepare(2, n, Batch.NULL, 2));
+        }
+        NewView nv = new NewView(2, SampleMessages.newView().viewChanges(), reproposed, 2);
+        List<Message> own = Proofs.signedParts(nv).stream().filter(m -> m.sender() == 2).distinct().toList();
+        java.util.concurrent.ExecutorService peers = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<Integer>> made = new java.util.ArrayList<>();
+            for (int peer = 0; peer < 3; peer++) {
+                made.add(peers.submit(() -> {
+                    start.await();
+                    int n = primary.signOwnParts(nv, cache);
+                    // what the thread's encoder needs next: every own part's signature, whoever made it
+                    own.forEach(m -> assertTrue(cache.contains(m), m + " is signed when this thread returns"));
+                    return n;
+                }));
+            }
+            start.countDown();
+            int total = 0;
+            for (java.util.concurrent.Future<Integer> f : made) {
+                total += f.get();
+            }
+            assertEquals(own.size(), total, "every own part signed once, not once per peer");
+        } finally {
+            peers.shutdownNow();
+        }
     }
 }

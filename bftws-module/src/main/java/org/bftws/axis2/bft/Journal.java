@@ -201,10 +201,10 @@ final class Journal implements AutoCloseable {
         bytesSinceCompaction += bytes.length + 12;
     }
 
-    /** Forces appended records to the disk. */
-    synchronized void sync() {
+    /** Forces appended records to the disk; false when there was nothing to force. */
+    synchronized boolean sync() {
         if (!dirty) {
-            return;
+            return false;
         }
         try {
             channel.force(false);
@@ -212,6 +212,7 @@ final class Journal implements AutoCloseable {
             throw new UncheckedIOException("cannot sync the data directory " + dir, e);
         }
         dirty = false;
+        return true;
     }
 
     /** Rewrites the journal as the records that still matter (atomic replace: a crash leaves the old or the new). */

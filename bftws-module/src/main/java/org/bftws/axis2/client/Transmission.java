@@ -52,6 +52,8 @@ final class Transmission implements Runnable {
     }
 
     private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+    /** An answer that took this long (a replica held the exchange through a view change, say) is logged at debug. */
+    private static final long SLOW_ANSWER_MILLIS = 300;
 
     private final CloseableHttpClient http;
     private final URI node;
@@ -89,6 +91,7 @@ final class Transmission implements Runnable {
     public void run() {
         String lastProblem = "not sent";
         Backoff backoff = schedule.backoff();
+        long firstSent = System.nanoTime();
         for (int attempt = 0; ; attempt++) {
             if (attempt > 0) {
                 if (abandoned || schedule.stopWhenSettled() && collector.settled()) {
@@ -122,6 +125,11 @@ final class Transmission implements Runnable {
                     lastProblem = seen.fault();
                     continue;
                 }
+                long tookMillis = (System.nanoTime() - firstSent) / 1_000_000;
+                if (attempt > 0 || tookMillis >= SLOW_ANSWER_MILLIS) {
+                    LOG.debug("{} to {}: final answer (HTTP {}) at attempt {}, {} ms after the first was sent",
+                            message.number(), node, reply.status(), attempt, tookMillis);
+                }
                 collector.offer(reply);
                 return;
             } catch (OversizedReply e) {
@@ -133,7 +141,8 @@ final class Transmission implements Runnable {
                     return;
                 }
                 lastProblem = e.toString();
-                LOG.debug("attempt {} to {} failed: {}", attempt, node, e.toString());
+                LOG.debug("{}: attempt {} to {} failed {} ms after the first was sent: {}", message.number(), attempt,
+                        node, (System.nanoTime() - firstSent) / 1_000_000, e.toString());
             } finally {
                 current = null;
             }
