@@ -1,6 +1,5 @@
 package org.bftws.core;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -8,13 +7,12 @@ import java.util.OptionalLong;
 /**
  * An agreement node (Configuration I and II nodes, III's agreement nodes): PBFT's normal case, batching, watermarks,
  * checkpoints, state transfer and view changes (Castro and Liskov, OSDI 1999), as a deterministic state machine.
+ * This class takes the inputs and keeps the view and the committed prefix; {@link NormalCase} runs pre-prepare,
+ * prepare and commit, {@link ViewChangeProtocol} view changes, {@link Checkpoints} and {@link StateTransfer} the rest.
  * Nodes that also execute hand committed batches to an {@link ExecutionStage}; in Configuration III committed batches
  * go to the execution nodes instead. See docs/protocol.md.
  */
 public final class Replica implements Node {
-
-    /** Messages for a view this node has not entered yet, kept until it does. */
-    private static final int FUTURE_LIMIT = 4096;
 
     private final int id;
     final Membership membership;
@@ -27,8 +25,7 @@ public final class Replica implements Node {
     private final StateTransfer stateTransfer;
     private final ViewChangeProtocol viewChanges;
     private final StatusResponder status;
-    private final CommitVouches vouches;
-    private final ArrayDeque<Message> future = new ArrayDeque<>();
+    private final NormalCase normal;
 
     long now;
     private int view;
@@ -36,7 +33,7 @@ public final class Replica implements Node {
     /** Every sequence number up to this one committed here and was processed in order. */
     long lastCommitted;
     /** The primary's next sequence number to assign. */
-    private long nextSeq = 1;
+    long nextSeq = 1;
     /** When this node last saw a request commit: the view-change timer counts from here. */
     private long lastProgressTick;
     private long lastStatusTick;
@@ -62,7 +59,7 @@ public final class Replica implements Node {
         this.stateTransfer = new StateTransfer(id, membership, options, out);
         this.viewChanges = new ViewChangeProtocol(this, membership, options, checkpoints);
         this.status = new StatusResponder(this);
-        this.vouches = new CommitVouches(membership);
+        this.normal = new NormalCase(this);
     }
 
     @Override
@@ -121,11 +118,11 @@ public final class Replica implements Node {
             return;
         }
         if (m instanceof PrePrepare pp) {
-            onPrePrepare(pp);
+            normal.onPrePrepare(pp);
         } else if (m instanceof Prepare p) {
-            onPrepare(p);
+            normal.onPrepare(p);
         } else if (m instanceof Commit c) {
-            onCommit(c);
+            normal.onCommit(c);
         } else if (m instanceof Checkpoint c) {
             onCheckpoint(c);
         } else if (m instanceof ViewChange vc) {
@@ -133,7 +130,7 @@ public final class Replica implements Node {
         } else if (m instanceof NewView nv) {
             viewChanges.onNewView(nv);
         } else if (m instanceof FetchRequests fr) {
-            onFetchRequests(fr);
+            normal.onFetchRequests(fr);
         } else if (m instanceof ForwardedRequests fw) {
             fw.requests().forEach(r -> admit(r, false));
         } else if (m instanceof FetchState fs) {
@@ -143,7 +140,7 @@ public final class Replica implements Node {
         } else if (m instanceof Status st) {
             status.onStatus(st);
         } else if (m instanceof CommittedBatch cb) {
-            onCommittedBatch(cb);
+            normal.onCommittedBatch(cb);
         } else {
             out.drop(m, "not a message for an agreement node");
         }
@@ -161,8 +158,8 @@ public final class Replica implements Node {
                         + (now - lastProgressTick) + " ticks ago)");
             }
         }
-        tryPropose();
-        retryBodyFetches();
+        normal.tryPropose();
+        normal.retryBodyFetches();
         sendDeferredPrepares();
         stateTransfer.onTick(now);
         if (now - lastStatusTick >= options.statusPeriod()) {
@@ -275,10 +272,10 @@ public final class Replica implements Node {
     private void admit(Request r, boolean direct) {
         RequestStore.Admission a = requests.add(r, now);
         switch (a) {
-            case NEW, KNOWN -> bodyArrived(r.digest());
+            case NEW, KNOWN -> normal.bodyArrived(r.digest());
             case DUPLICATE -> {
                 if (requests.addAwaitedBody(r)) {
-                    bodyArrived(r.digest());
+                    normal.bodyArrived(r.digest());
                 } else if (direct && membership.hasExecutionOnlyNodes()) {
                     out.toExecutionNodes(new ForwardedRequests(List.of(r), id));
                 }
@@ -286,292 +283,18 @@ public final class Replica implements Node {
             case TOO_FAR_AHEAD -> out.drop(r, "too far ahead of its client's last ordered request");
             case TOO_MANY_VARIANTS -> out.drop(r, "its client sent too many different requests with this id");
         }
-        tryPropose();
+        normal.tryPropose();
     }
 
-    private void bodyArrived(Digest d) {
-        for (long seq : requests.arrived(d)) {
-            Slot s = log.get(seq);
-            if (s != null && s.prePrepare != null && s.view == view) {
-                sendPrepareIfReady(s);
-                checkPrepared(s);
-            }
-        }
-        advanceCommitted();
-    }
-
-    private void onFetchRequests(FetchRequests fr) {
-        List<Request> found = new ArrayList<>();
-        for (Digest d : fr.digests()) {
-            Request body = requests.body(d);
-            if (body != null && found.size() < 2 * options.batchMaxSize()) {
-                found.add(body);
-            }
-        }
-        if (!found.isEmpty()) {
-            out.toNode(fr.sender(), new ForwardedRequests(found, id));
-        }
-    }
-
-    /** Bodies asked for and still missing after the fetch timeout are asked from every agreement node. */
-    private void retryBodyFetches() {
-        if (!requests.awaitsBodies()) {
-            return; // the common case: nothing to scan on every tick
-        }
-        for (Slot s : log.above(checkpoints.stableSeq())) {
-            if (s.bodiesAskedAt >= 0 && now - s.bodiesAskedAt >= options.fetchTimeout() && s.wantedBatch() != null) {
-                s.bodiesAskedAt = -1;
-                haveBodies(s, -1);
-            } else if (s.bodiesAskedAt < 0 && s.bodiesMissingSince >= 0 && s.prePrepare != null && s.view == view) {
-                sendPrepareIfReady(s); // asks the primary once the grace for the client's own copy is over
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------------ normal case
-
-    /** The primary proposes batches while the window, the in-flight bound and the batching rule allow. */
-    private void tryPropose() {
-        while (isPrimary() && !viewChanging && !stateTransfer.active()
-                && nextSeq <= checkpoints.stableSeq() + options.watermarkWindow()
-                && nextSeq - 1 - lastCommitted < options.maxBatchesInFlight()) {
-            int eligible = requests.eligibleCount(options.batchMaxSize());
-            if (eligible == 0) {
-                return;
-            }
-            if (eligible < options.batchMaxSize() && options.batchDelayTicks() > 0
-                    && now - requests.oldestEligibleTick().orElse(now) < options.batchDelayTicks()) {
-                return;
-            }
-            PrePrepare pp = new PrePrepare(view, nextSeq++, requests.nextBatch(options.batchMaxSize()), id);
-            Slot s = log.slot(pp.seq());
-            s.enterView(view);
-            s.prePrepare = pp;
-            out.toAgreementNodes(pp);
-            checkPrepared(s);
-        }
-    }
-
-    /**
-     * Whether a message of {@code msgView} for {@code seq} can be handled now; buffers it if it is early. Messages
-     * of the installed view are taken even during a view change: the node no longer votes, but it can still learn
-     * what 2f+1 others committed.
-     */
-    private boolean current(Message m, int msgView, long seq) {
-        if (msgView < view) {
-            return false;
-        }
-        if (msgView > view) {
-            if (future.size() >= FUTURE_LIMIT) {
-                future.poll();
-            }
-            future.add(m);
-            return false;
-        }
-        long low = checkpoints.stableSeq();
-        if (seq <= low || seq > low + options.watermarkWindow()) {
-            out.drop(m, "sequence number outside the watermarks (" + low + ", " + (low + options.watermarkWindow()) + "]");
-            return false;
-        }
-        return true;
-    }
-
-    private void onPrePrepare(PrePrepare pp) {
-        if (pp.sender() != membership.primary(pp.view())) {
-            out.drop(pp, "not from the primary of view " + pp.view());
-            return;
-        }
-        if (!current(pp, pp.view(), pp.seq())) {
-            return;
-        }
-        Batch b = pp.batch();
-        if (b.isNull() || b.size() > options.batchMaxSize() || b.hasDuplicateIds()) {
-            out.drop(pp, "malformed batch");
-            return;
-        }
-        Slot s = log.slot(pp.seq());
-        s.enterView(view);
-        if (s.prePrepare != null) {
-            if (!s.prePrepare.digest().equals(pp.digest())) {
-                // Two signed pre-prepares for one slot: proof that the primary equivocates. Keep it: if 2f+1
-                // others committed this one, this node learns the decision from their commits.
-                out.drop(pp, "the primary sent a different pre-prepare for this sequence number");
-                s.otherPrePrepares.putIfAbsent(pp.digest(), pp);
-                viewChanges.start(view + 1, "the primary sent two different pre-prepares for " + pp.seq());
-                checkCommitted(s);
-            }
-            return;
-        }
-        if (s.committed && !s.committedBatch.digest().equals(pp.digest())) {
-            out.drop(pp, "contradicts the batch committed at this sequence number");
-            return;
-        }
-        s.prePrepare = pp;
-        sendPrepareIfReady(s);
-        checkPrepared(s);
-        checkCommitted(s);
-    }
-
-    /** A backup prepares only requests it holds: then a prepared batch can always be executed. */
-    private void sendPrepareIfReady(Slot s) {
-        if (s.prepareSent) {
-            return;
-        }
-        if (isPrimary()) {
-            // A new primary re-proposes batches that others prepared; it may never have received their requests
-            // (it was down, and their clients got their replies and stopped resending). Without the bodies it can
-            // never prepare, so never commit, what it proposed itself: it fetches them like a backup would.
-            haveBodies(s, -1);
-            return;
-        }
-        if (!haveBodies(s, s.prePrepare.sender())) {
-            return;
-        }
-        if (viewChanging) {
-            return;
-        }
-        Prepare p = new Prepare(view, s.seq, s.prePrepare.digest(), id);
-        s.prepares.put(id, p);
-        s.prepareSent = true;
-        out.toAgreementNodes(p);
-    }
-
-    private void onPrepare(Prepare p) {
-        if (p.sender() == membership.primary(p.view())) {
-            out.drop(p, "the primary does not prepare");
-            return;
-        }
-        if (!current(p, p.view(), p.seq())) {
-            return;
-        }
-        Slot s = log.slot(p.seq());
-        s.enterView(view);
-        Prepare earlier = s.prepares.putIfAbsent(p.sender(), p);
-        if (earlier != null && !earlier.digest().equals(p.digest())) {
-            out.drop(p, "node " + p.sender() + " already prepared another batch here");
-            return;
-        }
-        checkPrepared(s);
-    }
-
-    /**
-     * Whether the slot's wanted batch is all here; if not, asks {@code from} (or everyone, -1) for the rest. A backup
-     * asks the primary only after {@link #fetchGrace}: the client sent its request to every replica, and its copy is
-     * usually on the way when a fast primary's pre-prepare overtakes it (asking at once cost two more messages and a
-     * second signature check for about one request in eight on a loaded testbed).
-     */
-    private boolean haveBodies(Slot s, int from) {
-        List<Digest> missing = requests.awaitMissing(s.wantedBatch(), s.seq);
-        if (missing.isEmpty()) {
-            s.bodiesAskedAt = -1;
-            s.bodiesMissingSince = -1;
-            return true;
-        }
-        if (s.bodiesAskedAt < 0) {
-            if (from >= 0 && from != id) {
-                if (s.bodiesMissingSince < 0) {
-                    s.bodiesMissingSince = now;
-                }
-                if (now - s.bodiesMissingSince < fetchGrace()) {
-                    return false;
-                }
-                out.toNode(from, new FetchRequests(missing, id));
-            } else {
-                out.toAgreementNodes(new FetchRequests(missing, id));
-            }
-            s.bodiesAskedAt = now;
-        }
-        return false;
-    }
-
-    /** Ticks a backup waits for a client's own copy of a pre-prepared request before asking the primary. */
-    private int fetchGrace() {
-        return Math.max(1, options.fetchTimeout() / 20);
-    }
-
-    private void checkPrepared(Slot s) {
-        if (viewChanging || s.prepared || s.prePrepare == null || !requests.hasAll(s.prePrepare.batch())) {
-            return;
-        }
-        List<Prepare> matching = s.matchingPrepares();
-        if (matching.size() < membership.prepareQuorum()) {
-            return;
-        }
-        s.prepared = true;
-        s.certificate = new PreparedCertificate(s.prePrepare, matching.subList(0, membership.prepareQuorum()));
-        out.add(new Output.Persist(new DurableRecord.PreparedRecord(s.certificate, requests.bodiesOf(s.prePrepare.batch()))));
-        Commit c = new Commit(view, s.seq, s.prePrepare.digest(), id);
-        s.commits.put(id, c);
-        s.commitSent = true;
-        out.toAgreementNodes(c);
-        checkCommitted(s);
-    }
-
-    private void onCommit(Commit c) {
-        if (!current(c, c.view(), c.seq())) {
-            return;
-        }
-        Slot s = log.slot(c.seq());
-        s.enterView(view);
-        Commit earlier = s.commits.putIfAbsent(c.sender(), c);
-        if (earlier != null && !earlier.digest().equals(c.digest())) {
-            out.drop(c, "node " + c.sender() + " already committed another batch here");
-            return;
-        }
-        checkCommitted(s);
-    }
-
-    /**
-     * Committed once 2f+1 nodes sent matching commits for a pre-prepare of the primary: each commit means its sender
-     * prepared the batch, so f+1 correct nodes did and no later view can decide otherwise. A node that voted commits
-     * this way (its own commit counts); one that missed votes, or stopped voting for a view change, learns it.
-     */
-    private void checkCommitted(Slot s) {
-        if (s.committed || s.prePrepare == null) {
-            return;
-        }
-        PrePrepare decided = s.commitsFor(s.prePrepare.digest()) >= membership.quorum() ? s.prePrepare : null;
-        for (PrePrepare other : s.otherPrePrepares.values()) {
-            if (decided == null && s.commitsFor(other.digest()) >= membership.quorum()) {
-                decided = other;
-            }
-        }
-        if (decided == null) {
-            return;
-        }
-        s.committed = true;
-        s.committedBatch = decided.batch();
-        advanceCommitted();
-    }
-
-    /** A peer vouches that a batch committed: with f+1 matching vouches this node takes it as committed too. */
-    private void onCommittedBatch(CommittedBatch cb) {
-        long low = checkpoints.stableSeq();
-        if (cb.seq() <= lastCommitted || cb.seq() > low + options.watermarkWindow()) {
-            return;
-        }
-        String problem = vouches.add(cb);
-        if (problem != null) {
-            out.drop(cb, problem);
-            return;
-        }
-        CommittedBatch decided = vouches.decided(cb.seq());
-        Slot s = log.slot(cb.seq());
-        if (decided == null || s.committed) {
-            return;
-        }
-        decided.requests().forEach(requests::addBody);
-        s.committed = true;
-        s.committedBatch = decided.batch();
-        advanceCommitted();
-    }
+    // ------------------------------------------------------------------------------------------------ committed
+    // (pre-prepare, prepare and commit: NormalCase)
 
     /** Processes committed slots in sequence order: execution, forwarding, clients' progress. */
-    private void advanceCommitted() {
+    void advanceCommitted() {
         boolean progressed = false;
         while (!stateTransfer.installing()) {
             Slot s = log.get(lastCommitted + 1);
-            if (s == null || !s.committed || !haveBodies(s, -1)) {
+            if (s == null || !s.committed || !normal.haveBodies(s, -1)) {
                 break;
             }
             lastCommitted++;
@@ -594,7 +317,12 @@ public final class Replica implements Node {
             sendDeferredPrepares();
         }
         nextSeq = Math.max(nextSeq, lastCommitted + 1);
-        tryPropose();
+        normal.tryPropose();
+    }
+
+    /** Whether this node is fetching a stable checkpoint: the primary proposes nothing meanwhile. */
+    boolean stateTransferActive() {
+        return stateTransfer.active();
     }
 
     // ------------------------------------------------------------------------------------------------ checkpoints
@@ -622,14 +350,14 @@ public final class Replica implements Node {
             }
         }
         log.discardUpTo(s);
-        vouches.discardUpTo(s);
+        normal.discardUpTo(s);
         requests.stopAwaitingUpTo(s);
         requests.collectGarbage(log.namedRequests());
         if (execution != null) {
             execution.collectGarbage(s);
         }
         nextSeq = Math.max(nextSeq, s + 1);
-        tryPropose();
+        normal.tryPropose();
     }
 
     /** Records the stable checkpoint, with this node's encoded state for it when it has it. */
@@ -716,12 +444,12 @@ public final class Replica implements Node {
                     deferredPrepares.add(s);
                     continue;
                 }
-                sendPrepareIfReady(s);
-                checkPrepared(s);
+                normal.sendPrepareIfReady(s);
+                normal.checkPrepared(s);
             }
         }
         replayFutureMessages();
-        tryPropose();
+        normal.tryPropose();
     }
 
     /**
@@ -738,16 +466,14 @@ public final class Replica implements Node {
         deferredPrepares.clear();
         for (Slot s : slots) {
             if (s.view == view && s.prePrepare != null && log.get(s.seq) == s) {
-                sendPrepareIfReady(s);
-                checkPrepared(s);
+                normal.sendPrepareIfReady(s);
+                normal.checkPrepared(s);
             }
         }
     }
 
     private void replayFutureMessages() {
-        List<Message> early = new ArrayList<>(future);
-        future.clear();
-        for (Message m : early) {
+        for (Message m : normal.takeEarlyMessages()) {
             handle(m);
         }
     }
