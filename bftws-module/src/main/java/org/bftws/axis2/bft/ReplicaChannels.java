@@ -19,10 +19,12 @@ import org.bftws.axis2.client.RmSource;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
+import org.bftws.core.StateSnapshot;
 import org.bftws.rm.Backoff;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
 import org.bftws.wire.SignatureCache;
+import org.bftws.wire.SignatureSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,6 +124,7 @@ final class ReplicaChannels {
         private final SignatureCache cache;
         private final RmSource source;
         private final PeerQueue queue = new PeerQueue(QUEUE_LIMIT);
+        private final SnapshotPins pins;
         private final ServiceClient client;
         private volatile boolean running = true;
         private Thread thread;
@@ -133,6 +136,7 @@ final class ReplicaChannels {
             this.codec = codec;
             this.signer = signer;
             this.cache = cache;
+            this.pins = new SnapshotPins(cache);
             this.source = source;
             try {
                 this.client = new ServiceClient(context, null);
@@ -149,6 +153,9 @@ final class ReplicaChannels {
         }
 
         void offer(Message m) {
+            if (m instanceof StateSnapshot snapshot) {
+                pins.pin(snapshot);
+            }
             queue.offer(m);
         }
 
@@ -198,29 +205,30 @@ final class ReplicaChannels {
                     signer.signOwnParts(m, cache);
                 }
             }
+            SignatureSource signatures = pins.signaturesFor(bundle);
             OMElement body;
             try {
-                body = codec.encode(bundle, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+                body = codec.encode(bundle, signatures, signer != null, OMAbstractFactory.getOMFactory(), null);
             } catch (IllegalStateException unsignable) {
                 // A message embeds another node's message whose signature this node no longer holds (e.g. the
                 // current view's new-view, whose view-changes carry checkpoint proofs older than the stable
                 // checkpoint). It cannot travel, but the rest of the bundle must: losing it whole, again at every
                 // status exchange, cut a lagging peer off from this node.
-                List<Message> sendable = withoutUnsignable(bundle);
+                List<Message> sendable = withoutUnsignable(bundle, signatures);
                 if (sendable.isEmpty()) {
                     return;
                 }
-                body = codec.encode(sendable, cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+                body = codec.encode(sendable, signatures, signer != null, OMAbstractFactory.getOMFactory(), null);
             }
             client.sendRobust(body);
             client.cleanupTransport();
         }
 
-        private List<Message> withoutUnsignable(List<Message> bundle) {
+        private List<Message> withoutUnsignable(List<Message> bundle, SignatureSource signatures) {
             List<Message> sendable = new ArrayList<>(bundle.size());
             for (Message m : bundle) {
                 try {
-                    codec.encode(List.of(m), cache, signer != null, OMAbstractFactory.getOMFactory(), null);
+                    codec.encode(List.of(m), signatures, signer != null, OMAbstractFactory.getOMFactory(), null);
                     sendable.add(m);
                 } catch (IllegalStateException e) {
                     long n = unsignable.incrementAndGet();
