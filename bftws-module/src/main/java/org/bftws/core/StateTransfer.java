@@ -9,7 +9,8 @@ import java.util.List;
  * <p>A state can be megabytes, and its transfer can take longer than the group takes to make the next checkpoint
  * stable. So one request is outstanding at a time: a newer stable checkpoint learned meanwhile raises the target but
  * does not ask again (the executor answers with its newest stable checkpoint anyway); the next executor is asked only
- * after a timeout that doubles with every unanswered request (up to {@value #MAX_BACKOFF_DOUBLINGS} doublings); and a
+ * after {@value #FIRST_WAIT_FACTOR} fetch timeouts, a wait that doubles with every unanswered request (up to
+ * {@value #MAX_BACKOFF_DOUBLINGS} doublings); and a
  * proven state newer than the node's own is installed even when the target moved past it meanwhile (refusing it threw
  * the whole transfer away), after which the node asks for the rest. Asking every executor at every new stable
  * checkpoint and every fetch timeout had several 10 MB snapshots in flight to one node, which ran out of memory.
@@ -20,11 +21,13 @@ final class StateTransfer {
     private final Membership membership;
     private final ReplicaOptions options;
     private final Outbox out;
+    /** A state is one message of up to megabytes: its answer may take several times a request body's. */
+    static final int FIRST_WAIT_FACTOR = 4;
     static final int MAX_BACKOFF_DOUBLINGS = 4;
 
     private long target = -1;
     private long askedAt;
-    /** Requests sent since the last accepted state: the next one waits fetchTimeout * 2^(asked-1). */
+    /** Requests sent since the last accepted state: the next one waits fetchTimeout * 4 * 2^(asked-1). */
     private int asked;
     private long installingSeq = -1;
     private int peerCursor;
@@ -80,7 +83,8 @@ final class StateTransfer {
 
     /** Ticks to wait for an answer to the last request before asking the next executor. */
     private long retryAfter() {
-        return (long) options.fetchTimeout() << Math.min(Math.max(asked - 1, 0), MAX_BACKOFF_DOUBLINGS);
+        long first = (long) options.fetchTimeout() * FIRST_WAIT_FACTOR;
+        return first << Math.min(Math.max(asked - 1, 0), MAX_BACKOFF_DOUBLINGS);
     }
 
     private void ask(long now) {

@@ -161,8 +161,9 @@ class CheckpointAndStateTransferTest {
         });
         int timeout = c.options.fetchTimeout();
         assertTrue(fetches[0] >= 2, "it asks again after the timeout: " + fetches[0]);
-        assertTrue(fetches[0] <= 5, "asked " + fetches[0] + " times in 150 ticks with a fetch timeout of "
-                + timeout + ": the wait doubles (" + timeout + ", " + 2 * timeout + ", " + 4 * timeout + " ...)");
+        assertTrue(fetches[0] <= 3, "asked " + fetches[0] + " times in 150 ticks with a fetch timeout of "
+                + timeout + ": the wait starts at four timeouts and doubles (" + 4 * timeout + ", " + 8 * timeout
+                + " ...)");
     }
 
     @Test
