@@ -29,6 +29,8 @@ final class StateOperations {
 
     private final RequestContexts contexts;
     private final ServiceDelivery delivery;
+    /** The size of the last state taken: states change little between checkpoints. */
+    private int lastStateBytes;
 
     StateOperations(RequestContexts contexts, ServiceDelivery delivery) {
         this.contexts = contexts;
@@ -37,11 +39,12 @@ final class StateOperations {
 
     /** Delivers get_state and returns its response element, serialised. */
     byte[] getState() throws AxisFault {
-        CachedReply reply = delivery.deliverForBodyElement(contexts.ownRequest("get_state", null));
+        CachedReply reply = delivery.deliverForBodyElement(contexts.ownRequest("get_state", null), lastStateBytes);
         if (reply == null || reply.fault()) {
             throw new AxisFault("bftws: get_state of " + contexts.service().getName() + " failed: "
                     + (reply == null ? "no reply" : new String(reply.envelope(), StandardCharsets.UTF_8)));
         }
+        lastStateBytes = reply.envelope().length;
         return reply.envelope();
     }
 

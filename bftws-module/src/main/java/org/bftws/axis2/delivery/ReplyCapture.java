@@ -31,6 +31,11 @@ public final class ReplyCapture extends AbstractHandler implements TransportSend
      * reply never leaves the node and whose content is all that matters: get_state, whose element can be megabytes.
      */
     public static final String BODY_ELEMENT_ONLY = "bftws.captureBodyElementOnly";
+    /**
+     * Operation-context property (Integer): the size the body element is expected to have (the previous state's), so
+     * a 10 MB element is written into a buffer of about the right size instead of one doubled twelve times.
+     */
+    public static final String SIZE_HINT = "bftws.captureSizeHint";
 
     private final TransportOutDescription description;
 
@@ -72,7 +77,9 @@ public final class ReplyCapture extends AbstractHandler implements TransportSend
         if (first == null) {
             return new byte[0];
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        Object hint = mc.getOperationContext().getProperty(SIZE_HINT);
+        int expected = hint instanceof Integer h ? h : 0;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(8192, expected + (expected >> 4)));
         try {
             first.serializeAndConsume(out);
         } catch (XMLStreamException e) {

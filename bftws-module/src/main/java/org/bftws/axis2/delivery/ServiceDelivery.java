@@ -27,10 +27,12 @@ public final class ServiceDelivery {
 
     /**
      * Runs a request whose reply stays on this node and returns the reply's body element alone, serialised once from
-     * the service's own tree ({@link ReplyCapture#BODY_ELEMENT_ONLY}); a fault comes back as its whole envelope.
+     * the service's own tree ({@link ReplyCapture#BODY_ELEMENT_ONLY}) into a buffer of about {@code expectedBytes}; a
+     * fault comes back as its whole envelope.
      */
-    public CachedReply deliverForBodyElement(MessageContext mc) {
+    public CachedReply deliverForBodyElement(MessageContext mc, int expectedBytes) {
         mc.getOperationContext().setProperty(ReplyCapture.BODY_ELEMENT_ONLY, Boolean.TRUE);
+        mc.getOperationContext().setProperty(ReplyCapture.SIZE_HINT, expectedBytes);
         return deliver(mc);
     }
 
