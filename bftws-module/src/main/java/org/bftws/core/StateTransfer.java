@@ -5,6 +5,15 @@ import java.util.List;
 /**
  * Fetching a stable checkpoint when a node fell behind it (or restarted empty): ask one executor, then the next one
  * after a timeout; accept only a state whose digest a checkpoint quorum proves.
+ *
+ * <p>A state can be megabytes, and its transfer can take longer than the group takes to make the next checkpoint
+ * stable. So one request is outstanding at a time: a newer stable checkpoint learned meanwhile raises the target but
+ * does not ask again (the executor answers with its newest stable checkpoint anyway); the next executor is asked only
+ * after {@value #FIRST_WAIT_FACTOR} fetch timeouts, a wait that doubles with every unanswered request (up to
+ * {@value #MAX_BACKOFF_DOUBLINGS} doublings); and a
+ * proven state newer than the node's own is installed even when the target moved past it meanwhile (refusing it threw
+ * the whole transfer away), after which the node asks for the rest. Asking every executor at every new stable
+ * checkpoint and every fetch timeout had several 10 MB snapshots in flight to one node, which ran out of memory.
  */
 final class StateTransfer {
 
@@ -12,8 +21,15 @@ final class StateTransfer {
     private final Membership membership;
     private final ReplicaOptions options;
     private final Outbox out;
+    /** A state is one message of up to megabytes: its answer may take several times a request body's. */
+    static final int FIRST_WAIT_FACTOR = 4;
+    static final int MAX_BACKOFF_DOUBLINGS = 4;
+
     private long target = -1;
     private long askedAt;
+    /** Requests sent since the last accepted state: the next one waits fetchTimeout * 4 * 2^(asked-1). */
+    private int asked;
+    private long installingSeq = -1;
     private int peerCursor;
     private boolean installing;
 
@@ -35,15 +51,20 @@ final class StateTransfer {
 
     /** The node needs the stable checkpoint at {@code seq} (or a later one). */
     void need(long seq, long now) {
-        if (seq > target && !installing) {
+        if (seq > target) {
+            boolean waiting = active();
             target = seq;
-            ask(now);
+            if (!waiting) {
+                asked = 0;
+                ask(now);
+            }
         }
     }
 
     /** A restart installs the stable checkpoint from the node's own data directory. */
     void installingFromDisk(long seq) {
-        target = seq;
+        target = Math.max(target, seq);
+        installingSeq = seq;
         installing = true;
     }
 
@@ -55,9 +76,15 @@ final class StateTransfer {
     }
 
     void onTick(long now) {
-        if (active() && !installing && now - askedAt >= options.fetchTimeout()) {
+        if (active() && !installing && now - askedAt >= retryAfter()) {
             ask(now);
         }
+    }
+
+    /** Ticks to wait for an answer to the last request before asking the next executor. */
+    private long retryAfter() {
+        long first = (long) options.fetchTimeout() * FIRST_WAIT_FACTOR;
+        return first << Math.min(Math.max(asked - 1, 0), MAX_BACKOFF_DOUBLINGS);
     }
 
     private void ask(long now) {
@@ -69,6 +96,7 @@ final class StateTransfer {
         } while (peer == id || !executors.contains(peer));
         out.toNode(peer, new FetchState(target, id));
         askedAt = now;
+        asked++;
     }
 
     /** A verified snapshot: its decoded state and its encoding (one copy of the bytes). */
@@ -78,11 +106,11 @@ final class StateTransfer {
     /** Checks a snapshot against the node's needs and its proof; returns it verified, or null after a drop. */
     Accepted accept(StateSnapshot s, Checkpoints checkpoints, long lastExecuted) {
         if (!active() || installing) {
-            out.drop(s, "not fetching state");
+            out.drop(s, installing ? "already installing a state" : "not fetching state");
             return null;
         }
-        if (s.seq() < target || s.seq() <= lastExecuted) {
-            out.drop(s, "older than the checkpoint needed (" + target + ")");
+        if (s.seq() <= lastExecuted) {
+            out.drop(s, "not newer than this node's state (" + lastExecuted + ")");
             return null;
         }
         Digest claimed;
@@ -115,11 +143,22 @@ final class StateTransfer {
             return null;
         }
         installing = true;
+        installingSeq = s.seq();
         return new Accepted(state, bytes, claimed);
     }
 
+    /**
+     * The state being installed is in place. If a newer stable checkpoint became known meanwhile, the node asks for
+     * it at the next tick (its log cannot bridge the gap: the others discarded it up to that checkpoint).
+     */
     void installed() {
-        target = -1;
         installing = false;
+        asked = 0;
+        if (target > installingSeq) {
+            askedAt = Long.MIN_VALUE / 2;
+        } else {
+            target = -1;
+        }
+        installingSeq = -1;
     }
 }

@@ -174,6 +174,60 @@ class CheckpointAndStateTransferTest {
     }
 
     @Test
+    void aNodeWaitingForALargeStateAsksOneExecutorAtATimeAndBacksOffInsteadOfAskingAllAtEveryTimeout() {
+        TestCluster c = TestCluster.configurationI();
+        c.down[3] = true;
+        run(c, "c", 1, 10);
+        c.restartEmpty(3);
+        int[] fetches = new int[1];
+        // The snapshots never arrive (a state too large to come within the fetch timeout): node 3 must not flood
+        // the executors with requests, each of which costs one whole state on the wire.
+        c.tickAndDeliver(150, f -> {
+            fetches[0] += f.message() instanceof FetchState && f.from() == 3 ? 1 : 0;
+            return !(f.message() instanceof StateSnapshot && f.to() == 3);
+        });
+        int timeout = c.options.fetchTimeout();
+        assertTrue(fetches[0] >= 2, "it asks again after the timeout: " + fetches[0]);
+        assertTrue(fetches[0] <= 3, "asked " + fetches[0] + " times in 150 ticks with a fetch timeout of "
+                + timeout + ": the wait starts at four timeouts and doubles (" + 4 * timeout + ", " + 8 * timeout
+                + " ...)");
+    }
+
+    @Test
+    void aProvenStateThatTheGroupMovedPastWhileItTravelledIsInstalledAndTheNewerOneFetchedAfter() {
+        TestCluster c = TestCluster.configurationI();
+        c.down[3] = true;
+        run(c, "c", 1, 10);
+        c.restartEmpty(3);
+        List<StateSnapshot> held = new ArrayList<>();
+        java.util.function.Predicate<TestCluster.InFlight> holdSnapshots = f -> {
+            if (f.message() instanceof StateSnapshot s && f.to() == 3) {
+                held.add(s);
+                return false;
+            }
+            return true;
+        };
+        for (int t = 0; t < 40 && held.isEmpty(); t++) {
+            c.tickAndDeliver(1, holdSnapshots);
+        }
+        StateSnapshot travelling = held.get(0);
+        assertEquals(8, travelling.seq());
+        for (int n = 11; n <= 14; n++) { // meanwhile the group makes checkpoint 12 stable
+            c.send(TestCluster.request("c", n));
+            c.deliverAll(holdSnapshots);
+        }
+        assertEquals(12, c.nodes[0].stableCheckpoint());
+
+        c.inject(3, travelling);
+        assertTrue(c.nodes[3].lastExecuted() >= 8, "the state of checkpoint 8 was installed, not thrown away");
+        c.tickAndDeliver(100);
+        assertTrue(c.nodes[3].stableCheckpoint() >= 12, "then it fetched checkpoint 12");
+        run(c, "c", 15, 16);
+        assertEquals(16, c.nodes[3].lastExecuted());
+        assertEquals(c.appState(0), c.appState(3));
+    }
+
+    @Test
     void theCheckpointedStateIncludesTheLastReplyTable() {
         ReplyTable t = new ReplyTable();
         t.executed(new RequestId("a", 3), new byte[] {1, 2});

@@ -19,6 +19,7 @@ import org.bftws.axis2.client.RmSource;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
+import org.bftws.core.StateSnapshot;
 import org.bftws.rm.Backoff;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
@@ -125,6 +126,7 @@ final class ReplicaChannels {
         private final SignatureCache cache;
         private final RmSource source;
         private final PeerQueue queue = new PeerQueue(QUEUE_LIMIT);
+        private final SnapshotPins pins;
         private final ServiceClient client;
         private volatile boolean running = true;
         private Thread thread;
@@ -136,6 +138,7 @@ final class ReplicaChannels {
             this.codec = codec;
             this.signer = signer;
             this.cache = cache;
+            this.pins = new SnapshotPins(cache);
             this.source = source;
             try {
                 this.client = new ServiceClient(context, null);
@@ -152,6 +155,9 @@ final class ReplicaChannels {
         }
 
         void offer(Message m) {
+            if (m instanceof StateSnapshot snapshot) {
+                pins.pin(snapshot);
+            }
             queue.offer(m);
         }
 
@@ -201,7 +207,7 @@ final class ReplicaChannels {
                     signer.signOwnParts(m, cache);
                 }
             }
-            RecordedSignatures signatures = new RecordedSignatures(cache);
+            RecordedSignatures signatures = new RecordedSignatures(pins.signaturesFor(bundle));
             List<Message> sent = bundle;
             OMElement body;
             try {

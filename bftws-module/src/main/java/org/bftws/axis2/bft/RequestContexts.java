@@ -71,6 +71,22 @@ final class RequestContexts {
 
     /** A request the replica makes itself: {@code operation}'s input element holding {@code children}. */
     MessageContext ownRequest(String operation, Iterator<OMElement> children) throws AxisFault {
+        return ownRequestWithBody(operation, (factory, element) -> {
+            OMElement body = factory.createOMElement(element);
+            while (children != null && children.hasNext()) {
+                body.addChild(children.next());
+            }
+            return body;
+        });
+    }
+
+    /** Makes the body element of a request, named {@code element} (the operation's input element). */
+    interface BodyElement {
+        OMElement make(SOAPFactory factory, QName element) throws AxisFault;
+    }
+
+    /** A request the replica makes itself, with the body element {@code body} makes. */
+    MessageContext ownRequestWithBody(String operation, BodyElement body) throws AxisFault {
         AxisOperation op = service.getOperation(new QName(operation));
         if (op == null) {
             throw new AxisFault("bftws: service " + service.getName() + " has no " + operation + " operation; a "
@@ -78,12 +94,7 @@ final class RequestContexts {
         }
         SOAPFactory factory = OMAbstractFactory.getSOAP11Factory();
         SOAPEnvelope envelope = factory.getDefaultEnvelope();
-        QName element = inputElement(op, operation);
-        OMElement body = factory.createOMElement(element);
-        while (children != null && children.hasNext()) {
-            body.addChild(children.next());
-        }
-        envelope.getBody().addChild(body);
+        envelope.getBody().addChild(body.make(factory, inputElement(op, operation)));
         MessageContext mc = context(op, envelope);
         mc.setWSAAction(op.getInputAction());
         mc.setProperty(org.bftws.security.SecurityRuntime.REPLY_STAYS_LOCAL, Boolean.TRUE);

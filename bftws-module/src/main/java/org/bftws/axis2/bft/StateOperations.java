@@ -2,15 +2,15 @@ package org.bftws.axis2.bft;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
+import java.nio.charset.StandardCharsets;
+
+import javax.xml.namespace.QName;
 
 import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMException;
 import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axis2.AxisFault;
-import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.delivery.ServiceDelivery;
 import org.bftws.rm.ReplyCache.CachedReply;
 
@@ -19,43 +19,60 @@ import org.bftws.rm.ReplyCache.CachedReply;
  * the state is what {@code get_state} returns inside its response element; {@code set_state} receives the same
  * elements inside its request element. The bytes the core digests are that response element serialised: the same
  * service code on every correct replica produces the same element, hence the same bytes.
+ *
+ * <p>Both directions avoid holding the state as a tree the replica made: {@code get_state}'s response element is
+ * serialised once, straight from what the service returned (a service may return a streaming element,
+ * as the echo sample does), and {@code set_state} gets the transferred bytes as an element parsed lazily, so a
+ * service that reads its request with a pull parser never has a tree of the state built at all.
  */
 final class StateOperations {
 
     private final RequestContexts contexts;
     private final ServiceDelivery delivery;
+    /** The size of the last state taken: states change little between checkpoints. */
+    private int lastStateBytes;
 
     StateOperations(RequestContexts contexts, ServiceDelivery delivery) {
         this.contexts = contexts;
         this.delivery = delivery;
     }
 
-    /** Delivers get_state and returns the serialised response element. */
+    /** Delivers get_state and returns its response element, serialised. */
     byte[] getState() throws AxisFault {
-        MessageContext mc = contexts.ownRequest("get_state", null);
-        CachedReply reply = delivery.deliver(mc);
+        CachedReply reply = delivery.deliverForBodyElement(contexts.ownRequest("get_state", null), lastStateBytes);
         if (reply == null || reply.fault()) {
             throw new AxisFault("bftws: get_state of " + contexts.service().getName() + " failed: "
-                    + (reply == null ? "no reply" : new String(reply.envelope(), java.nio.charset.StandardCharsets.UTF_8)));
+                    + (reply == null ? "no reply" : new String(reply.envelope(), StandardCharsets.UTF_8)));
         }
-        return bodyElementBytes(reply.envelope());
+        lastStateBytes = reply.envelope().length;
+        return reply.envelope();
     }
 
-    /** Delivers set_state with the elements of a state {@link #getState} returned (on this or another replica). */
+    /**
+     * Delivers set_state with the elements of a state {@link #getState} returned (on this or another replica): the
+     * state's root element, renamed to set_state's input element, with its children (and namespace declarations and
+     * attributes) as they are in the bytes, parsed only as the service reads them.
+     */
     void setState(byte[] state) throws AxisFault {
-        OMElement response = OMXMLBuilderFactory.createOMBuilder(new ByteArrayInputStream(state)).getDocumentElement();
-        response.build();
-        List<OMElement> children = new ArrayList<>();
-        for (Iterator<OMElement> it = response.getChildElements(); it.hasNext(); ) {
-            children.add(it.next());
-        }
-        for (OMElement c : children) {
-            c.detach();
-        }
-        CachedReply reply = delivery.deliver(contexts.ownRequest("set_state", children.iterator()));
+        CachedReply reply = delivery.deliver(contexts.ownRequestWithBody("set_state", (factory, name) -> {
+            OMElement request = lazyRoot(state);
+            request.setLocalName(name.getLocalPart());
+            request.setNamespace(factory.createOMNamespace(name.getNamespaceURI(),
+                    name.getPrefix().isEmpty() ? null : name.getPrefix()));
+            return request;
+        }));
         if (reply != null && reply.fault()) {
             throw new AxisFault("bftws: set_state of " + contexts.service().getName() + " refused the state: "
-                    + new String(reply.envelope(), java.nio.charset.StandardCharsets.UTF_8));
+                    + new String(reply.envelope(), StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The document element of {@code bytes}, with nothing below its start tag parsed yet. */
+    private static OMElement lazyRoot(byte[] bytes) throws AxisFault {
+        try {
+            return OMXMLBuilderFactory.createOMBuilder(new ByteArrayInputStream(bytes)).getDocumentElement();
+        } catch (OMException e) {
+            throw new AxisFault("bftws: the state is not XML: " + e.getMessage(), e);
         }
     }
 

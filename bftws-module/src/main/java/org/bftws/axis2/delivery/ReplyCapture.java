@@ -2,6 +2,8 @@ package org.bftws.axis2.delivery;
 
 import java.io.ByteArrayOutputStream;
 
+import javax.xml.stream.XMLStreamException;
+import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMOutputFormat;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
@@ -23,6 +25,17 @@ import org.bftws.rm.ReplyCache.CachedReply;
 public final class ReplyCapture extends AbstractHandler implements TransportSender {
 
     public static final String CAPTURED = "bftws.capturedReply";
+    /**
+     * Operation-context property: when TRUE, a reply that is not a fault is captured as its body's first element
+     * alone, serialised straight from the tree the service returned (no envelope, no re-parse). For requests whose
+     * reply never leaves the node and whose content is all that matters: get_state, whose element can be megabytes.
+     */
+    public static final String BODY_ELEMENT_ONLY = "bftws.captureBodyElementOnly";
+    /**
+     * Operation-context property (Integer): the size the body element is expected to have (the previous state's), so
+     * a 10 MB element is written into a buffer of about the right size instead of one doubled twelve times.
+     */
+    public static final String SIZE_HINT = "bftws.captureSizeHint";
 
     private final TransportOutDescription description;
 
@@ -42,13 +55,37 @@ public final class ReplyCapture extends AbstractHandler implements TransportSend
         format.setSOAP11(mc.isSOAP11());
         format.setCharSetEncoding(TransportUtils.getCharSetEncoding(mc));
         MessageFormatter formatter = MessageProcessorSelector.getMessageFormatter(mc);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-        formatter.writeTo(mc, format, out, false);
         String action = mc.getSoapAction() != null ? mc.getSoapAction() : mc.getWSAAction();
         String contentType = formatter.getContentType(mc, format, action);
         boolean fault = mc.isFault() || mc.getEnvelope().hasFault();
-        mc.getOperationContext().setProperty(CAPTURED, new CachedReply(out.toByteArray(), contentType, fault));
+        byte[] bytes = !fault && Boolean.TRUE.equals(mc.getOperationContext().getProperty(BODY_ELEMENT_ONLY))
+                ? bodyElement(mc) : envelope(mc, formatter, format);
+        mc.getOperationContext().setProperty(CAPTURED, new CachedReply(bytes, contentType, fault));
         return InvocationResponse.CONTINUE;
+    }
+
+    private static byte[] envelope(MessageContext mc, MessageFormatter formatter, OMOutputFormat format)
+            throws AxisFault {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        formatter.writeTo(mc, format, out, false);
+        return out.toByteArray();
+    }
+
+    /** The body's first element serialised once, consuming it (a streaming data source is never expanded). */
+    private static byte[] bodyElement(MessageContext mc) throws AxisFault {
+        OMElement first = mc.getEnvelope().getBody().getFirstElement();
+        if (first == null) {
+            return new byte[0];
+        }
+        Object hint = mc.getOperationContext().getProperty(SIZE_HINT);
+        int expected = hint instanceof Integer h ? h : 0;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(8192, expected + (expected >> 4)));
+        try {
+            first.serializeAndConsume(out);
+        } catch (XMLStreamException e) {
+            throw AxisFault.makeFault(e);
+        }
+        return out.toByteArray();
     }
 
     @Override

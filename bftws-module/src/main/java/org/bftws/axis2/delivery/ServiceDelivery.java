@@ -25,6 +25,17 @@ public final class ServiceDelivery {
 
     private final ReplyCapture capture = new ReplyCapture();
 
+    /**
+     * Runs a request whose reply stays on this node and returns the reply's body element alone, serialised once from
+     * the service's own tree ({@link ReplyCapture#BODY_ELEMENT_ONLY}) into a buffer of about {@code expectedBytes}; a
+     * fault comes back as its whole envelope.
+     */
+    public CachedReply deliverForBodyElement(MessageContext mc, int expectedBytes) {
+        mc.getOperationContext().setProperty(ReplyCapture.BODY_ELEMENT_ONLY, Boolean.TRUE);
+        mc.getOperationContext().setProperty(ReplyCapture.SIZE_HINT, expectedBytes);
+        return deliver(mc);
+    }
+
     /** Runs the request; returns the serialised reply, or null for an operation without one (in-only). */
     public CachedReply deliver(MessageContext mc) {
         mc.setProperty(DELIVERING, Boolean.TRUE);

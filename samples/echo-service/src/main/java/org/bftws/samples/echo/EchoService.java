@@ -1,13 +1,13 @@
 package org.bftws.samples.echo;
 
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 
 import javax.xml.namespace.QName;
+import javax.xml.stream.XMLStreamException;
 
 import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMException;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
 import org.apache.axis2.AxisFault;
@@ -28,9 +28,10 @@ public class EchoService {
 
     public static final String NS = "http://bftws.org/samples/echo";
     public static final String STATE_ELEMENTS = "echo.stateElements";
+    static final String PREFIX = "e";
 
     private static final OMFactory F = OMAbstractFactory.getOMFactory();
-    private static final OMNamespace E = F.createOMNamespace(NS, "e");
+    private static final OMNamespace E = F.createOMNamespace(NS, PREFIX);
 
     private EchoState state;
 
@@ -55,48 +56,28 @@ public class EchoService {
         return summary("appendResponse");
     }
 
-    /** The whole state: log entries, running digest and padding. */
+    /**
+     * The whole state: log entries, running digest and padding. The {@code state} element streams itself when the
+     * reply is written ({@link EchoStateSource}): a state of 10 MB is never built as a tree.
+     */
     public synchronized OMElement get_state(OMElement request) throws AxisFault {
         expect(request, "get_state");
-        EchoState s = state();
         OMElement response = F.createOMElement("get_stateResponse", E);
-        OMElement st = F.createOMElement("state", E, response);
-        st.addAttribute("count", Integer.toString(s.count()), null);
-        st.addAttribute("digest", s.digestHex(), null);
-        for (String entry : s.log()) {
-            F.createOMElement("entry", E, st).setText(entry);
-        }
-        for (int i = 0; i < s.padElements(); i++) {
-            F.createOMElement("pad", E, st).setText(EchoState.PAD_TEXT);
-        }
+        response.addChild(F.createOMElement(new EchoStateSource(state()), "state", E));
         return response;
     }
 
-    /** Replaces the state with the one {@code get_state} returned (possibly on another replica). */
+    /**
+     * Replaces the state with the one {@code get_state} returned (possibly on another replica). Read with a pull
+     * parser ({@link EchoStateReader}), so the request is never built as a tree; a state whose digest does not match
+     * its log is refused.
+     */
     public synchronized OMElement set_state(OMElement request) throws AxisFault {
         expect(request, "set_state");
-        OMElement st = request.getFirstChildWithName(new QName(NS, "state"));
-        if (st == null) {
-            throw AxisFault.makeFault(new IllegalArgumentException("set_state needs a {" + NS + "}state child"));
-        }
-        List<String> entries = new ArrayList<>();
-        int pads = 0;
-        for (Iterator<OMElement> it = st.getChildElements(); it.hasNext(); ) {
-            OMElement child = it.next();
-            switch (child.getLocalName()) {
-                case "entry" -> entries.add(child.getText());
-                case "pad" -> pads++;
-                default -> throw AxisFault.makeFault(new IllegalArgumentException(
-                        "unexpected element " + child.getQName() + " in state"));
-            }
-        }
-        String digest = st.getAttributeValue(new QName("digest"));
-        if (digest == null) {
-            throw AxisFault.makeFault(new IllegalArgumentException("state has no digest attribute"));
-        }
         try {
-            state().replace(entries, digest, pads);
-        } catch (IllegalArgumentException e) {
+            EchoStateReader.Content c = EchoStateReader.read(request.getXMLStreamReaderWithoutCaching());
+            state().replace(c.entries(), c.digest(), c.pads());
+        } catch (XMLStreamException | IllegalArgumentException | OMException e) {
             throw AxisFault.makeFault(e);
         }
         return summary("set_stateResponse");
