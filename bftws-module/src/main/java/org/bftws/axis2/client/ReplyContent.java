@@ -19,8 +19,13 @@ import org.apache.axis2.kernel.TransportUtils;
  * @param fault     the Body is a SOAP fault (f+1 identical faults are an answer like any other)
  * @param empty     an HTTP 2xx without a body (the answer to a one-way message): nothing to authenticate, nothing
  *                  the application will read, counted as a result of its own
+ * @param relatesTo the reply's {@code wsa:RelatesTo} (the message id of the request it answers), null without one
  */
-record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty) {
+record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, String relatesTo) {
+
+    /** WS-Addressing 1.0 and the 2004/08 submission, whose RelatesTo a reply may carry. */
+    private static final java.util.List<String> ADDRESSING = java.util.List.of("http://www.w3.org/2005/08/addressing",
+            "http://schemas.xmlsoap.org/ws/2004/08/addressing");
 
     private static final String SOAP11_TYPE = "text/xml";
     private static final String SOAP12_TYPE = "application/soap+xml";
@@ -30,7 +35,7 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty) {
     static ReplyContent read(NodeReply reply) {
         if (reply.isEmpty()) {
             if (reply.status() / 100 == 2) {
-                return new ReplyContent(new byte[0], 0, false, true);
+                return new ReplyContent(new byte[0], 0, false, true, null);
             }
             throw new IllegalArgumentException("HTTP " + reply.status() + " with an empty body");
         }
@@ -48,13 +53,30 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty) {
                         + "envelope's SOAP version " + version.getEnvelopeURI());
             }
             return new ReplyContent(CanonicalBody.of(envelope.getBody()), ReplyView.of(envelope),
-                    envelope.getBody().hasFault(), false);
+                    envelope.getBody().hasFault(), false, relatesTo(envelope));
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {
             // AXIOM reports XML that is not well formed, or not SOAP, as OMException (and kin) while it builds
             throw new IllegalArgumentException("not a SOAP envelope: " + e.getMessage(), e);
         }
+    }
+
+    /** The first reply-type {@code wsa:RelatesTo} of the header, trimmed; null when there is none. */
+    private static String relatesTo(SOAPEnvelope envelope) {
+        if (envelope.getHeader() == null) {
+            return null;
+        }
+        for (java.util.Iterator<org.apache.axiom.om.OMElement> it = envelope.getHeader().getChildElements();
+             it.hasNext(); ) {
+            org.apache.axiom.om.OMElement h = it.next();
+            String type = h.getAttributeValue(new javax.xml.namespace.QName("RelationshipType"));
+            if ("RelatesTo".equals(h.getLocalName()) && ADDRESSING.contains(h.getNamespaceURI())
+                    && (type == null || type.endsWith("/reply") || type.endsWith("Reply"))) {
+                return h.getText().trim();
+            }
+        }
+        return null;
     }
 
     /** A short text of what the reply says (its fault reason or the start of its Body), for error messages. */

@@ -52,8 +52,8 @@ public final class ReplyVoting {
         ReplyAuthenticator authenticator = authenticators.computeIfAbsent(group.service(),
                 s -> new ReplyAuthenticator(group, replicas.keys(), macProfile(message)));
         OperationContext operation = message.getOperationContext();
-        return new VotingReplyCollector(requestOf(message), policyOf(message, group), target.destinations(),
-                authenticator, counters, decision -> {
+        return new VotingReplyCollector(requestOf(message), message.getMessageID(), policyOf(message, group),
+                target.destinations(), authenticator, counters, decision -> {
                     views.merge(group.service(), decision.view(), Math::max);
                     if (operation != null) {
                         operation.setProperty(ACCEPTED_VIEW, decision.view());

@@ -15,6 +15,7 @@ import org.bftws.core.Reply;
 import org.bftws.core.ReplyPolicy;
 import org.bftws.core.RequestId;
 import org.bftws.core.Voter;
+import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,7 @@ public final class VotingReplyCollector implements ReplyCollector {
     private final ReplyPolicy policy;
     private final int threshold;
     private final ReplyAuthenticator authenticator;
+    private final String messageId;
     private final VotingCounters counters;
     private final Consumer<Decision> onDecision;
     private final Voter voter;
@@ -59,7 +61,19 @@ public final class VotingReplyCollector implements ReplyCollector {
     public VotingReplyCollector(RequestId request, ReplyPolicy policy, List<URI> destinations,
                                 ReplyAuthenticator authenticator, VotingCounters counters,
                                 Consumer<Decision> onDecision) {
+        this(request, null, policy, destinations, authenticator, counters, onDecision);
+    }
+
+    /**
+     * @param messageId the request's {@code wsa:MessageID}: a reply whose {@code wsa:RelatesTo} names another message
+     *                  answers another request (an authentic reply replayed into this exchange) and does not count;
+     *                  null to check nothing
+     */
+    public VotingReplyCollector(RequestId request, String messageId, ReplyPolicy policy, List<URI> destinations,
+                                ReplyAuthenticator authenticator, VotingCounters counters,
+                                Consumer<Decision> onDecision) {
         this.request = request;
+        this.messageId = messageId == null || messageId.isEmpty() ? null : messageId;
         this.policy = policy;
         this.authenticator = authenticator;
         this.counters = counters;
@@ -96,6 +110,11 @@ public final class VotingReplyCollector implements ReplyCollector {
         try {
             content = ReplyContent.read(reply);
             node = authenticator.authenticate(reply);
+            if (messageId != null && content.relatesTo() != null && !messageId.equals(content.relatesTo())) {
+                // authentic, but for another message: PBFT's client checks the timestamp its reply echoes likewise
+                throw new SecurityRefusal(RefusalReason.MISDIRECTED, "it answers message " + content.relatesTo()
+                        + ", not " + messageId);
+            }
         } catch (SecurityRefusal refusal) {
             counters.refusals().refused(refusal, "reply to " + request + " from " + reply.node()); // logs it
             drop(reply.node(), refusal.getMessage());

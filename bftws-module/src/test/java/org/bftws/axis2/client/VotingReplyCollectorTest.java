@@ -105,6 +105,24 @@ class VotingReplyCollectorTest {
     }
 
     @Test
+    void anAuthenticReplyToAnotherMessageIsDroppedSoRepliesReplayedIntoThisExchangeCannotVote() throws Exception {
+        List<URI> nodes = group.group.nodes().stream().map(n -> n.serviceEndpoint()).toList();
+        // SignedReplies' replies relate to urn:uuid:6d3c2b0a-...; this request's message id is another one
+        VotingReplyCollector c = new VotingReplyCollector(REQUEST, "urn:uuid:this-request", ReplyPolicy.WEAK_QUORUM,
+                nodes, new ReplyAuthenticator(group.group, group.config.keys()), counters, decisions::add);
+        c.offer(replies.from(0, A));
+        c.offer(replies.from(2, A));
+        assertFalse(c.settled(), "two signed replies to another message are no answer to this one");
+        assertEquals(2, counters.refusals().count(RefusalReason.MISDIRECTED));
+        VotingReplyCollector same = new VotingReplyCollector(REQUEST, "urn:uuid:6d3c2b0a-1f4e-4a7b-9a77-5f3f0e2c1d11",
+                ReplyPolicy.WEAK_QUORUM, nodes, new ReplyAuthenticator(group.group, group.config.keys()), counters,
+                decisions::add);
+        same.offer(replies.from(0, A));
+        same.offer(replies.from(2, A));
+        assertTrue(same.settled(), "the same replies answer the message they relate to");
+    }
+
+    @Test
     void aReplySignedByAClientIsDropped() throws Exception {
         VotingReplyCollector c = collector(ReplyPolicy.WEAK_QUORUM);
         c.offer(replies.from(0, "client1", B, null));
