@@ -41,6 +41,13 @@ public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> client
                 n -> n.serviceEndpoint().equals(endpoint) || n.controlEndpoint().equals(endpoint))).findFirst();
     }
 
+    /** The keystore of node or client {@code party} (exact name), if replicas.xml names such a party. */
+    public Optional<java.nio.file.Path> keystoreOf(String party) {
+        return groups.stream().flatMap(g -> g.nodes().stream()).filter(n -> n.name().equals(party))
+                .map(NodeConfig::keystore).findFirst()
+                .or(() -> clients.stream().filter(c -> c.name().equals(party)).map(ClientConfig::keystore).findFirst());
+    }
+
     /** Every node and client name: the parties that hold keys and may sign. */
     public List<String> partyNames() {
         return Stream.concat(groups.stream().flatMap(g -> g.nodes().stream()).map(NodeConfig::name),

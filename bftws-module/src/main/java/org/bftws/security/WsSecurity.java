@@ -8,9 +8,7 @@ import org.apache.wss4j.common.crypto.Merlin;
 import org.apache.wss4j.common.ext.WSSecurityException;
 import org.apache.wss4j.dom.WSConstants;
 import org.apache.wss4j.dom.engine.WSSConfig;
-import org.bftws.config.ClientConfig;
 import org.bftws.config.GroupConfig;
-import org.bftws.config.NodeConfig;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.config.SecurityConfig;
 import org.w3c.dom.Document;
@@ -67,11 +65,7 @@ public final class WsSecurity {
     public static WsSecurity forParty(ReplicasConfig config, String partyName, GroupConfig group) {
         SecurityConfig security = group.security();
         char[] password = config.keys().storePassword().toCharArray();
-        Path keystore = config.groups().stream().flatMap(g -> g.nodes().stream())
-                .filter(n -> n.name().equals(partyName)).map(NodeConfig::keystore).findFirst()
-                .or(() -> config.clients().stream().filter(c -> c.name().equals(partyName))
-                        .map(ClientConfig::keystore).findFirst())
-                .orElseThrow(() -> new IllegalArgumentException("replicas.xml names no node or client '" + partyName + "'"));
+        Path keystore = config.keystoreOf(partyName).orElseThrow(() -> new IllegalArgumentException("replicas.xml names no node or client '" + partyName + "'"));
         return new WsSecurity(PartyKeystore.load(keystore, partyName, password), password,
                 DeploymentTrust.load(config.keys().truststore(), password), security.timestampTtl(),
                 security.clockSkew(), ProtectedParts.defaults(), WSConstants.BST_DIRECT_REFERENCE);

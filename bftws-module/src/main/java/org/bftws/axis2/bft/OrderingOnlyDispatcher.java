@@ -1,11 +1,8 @@
 package org.bftws.axis2.bft;
 
-import java.util.Iterator;
 
 import org.apache.axiom.soap.SOAPEnvelope;
-import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.apache.axis2.AxisFault;
-import org.apache.axis2.addressing.AddressingConstants;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
@@ -32,8 +29,8 @@ public final class OrderingOnlyDispatcher extends AbstractHandler {
             return InvocationResponse.CONTINUE;
         }
         SOAPEnvelope envelope = mc.getEnvelope();
-        String action = header(envelope, "Action");
-        String to = header(envelope, "To");
+        String action = WsaHeaders.text(envelope, "Action");
+        String to = WsaHeaders.text(envelope, "To");
         if (action == null || Wsrm.isControlAction(action) || ControlService.ACTION.equals(action) || to == null
                 || !(to.equals(replica.group().endpoint().toString()) || to.endsWith("/" + replica.service()))) {
             return InvocationResponse.CONTINUE;
@@ -45,19 +42,5 @@ public final class OrderingOnlyDispatcher extends AbstractHandler {
             mc.setAxisOperation(order);
         }
         return InvocationResponse.CONTINUE;
-    }
-
-    private static String header(SOAPEnvelope envelope, String name) {
-        if (envelope == null || envelope.getHeader() == null) {
-            return null;
-        }
-        Iterator<SOAPHeaderBlock> it = envelope.getHeader().getHeadersToProcess(null);
-        while (it.hasNext()) {
-            SOAPHeaderBlock b = it.next();
-            if (name.equals(b.getLocalName()) && AddressingConstants.Final.WSA_NAMESPACE.equals(b.getNamespaceURI())) {
-                return b.getText().trim();
-            }
-        }
-        return null;
     }
 }

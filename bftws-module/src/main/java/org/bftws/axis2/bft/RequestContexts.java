@@ -10,7 +10,6 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
-import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.AddressingConstants;
 import org.apache.axis2.addressing.EndpointReference;
@@ -48,7 +47,7 @@ final class RequestContexts {
         SOAPEnvelope envelope = OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(envelopeBytes), null)
                 .getSOAPEnvelope();
         envelope.build();
-        String action = header(envelope, "Action");
+        String action = WsaHeaders.text(envelope, "Action");
         AxisOperation op = action == null ? null : service.getOperationByAction(action);
         OMElement first = envelope.getBody().getFirstElement();
         if (op == null && first != null) {
@@ -60,7 +59,7 @@ final class RequestContexts {
         }
         MessageContext mc = context(op, envelope);
         mc.setWSAAction(action);
-        String messageId = header(envelope, "MessageID");
+        String messageId = WsaHeaders.text(envelope, "MessageID");
         if (messageId != null) {
             mc.setMessageID(messageId);
         }
@@ -123,19 +122,5 @@ final class RequestContexts {
         mc.setOperationContext(opContext);
         mc.setReplyTo(new EndpointReference(AddressingConstants.Final.WSA_ANONYMOUS_URL));
         return mc;
-    }
-
-    private static String header(SOAPEnvelope envelope, String localName) {
-        if (envelope.getHeader() == null) {
-            return null;
-        }
-        Iterator<SOAPHeaderBlock> blocks = envelope.getHeader().getHeadersToProcess(null);
-        while (blocks.hasNext()) {
-            SOAPHeaderBlock b = blocks.next();
-            if (localName.equals(b.getLocalName()) && AddressingConstants.Final.WSA_NAMESPACE.equals(b.getNamespaceURI())) {
-                return b.getText().trim();
-            }
-        }
-        return null;
     }
 }

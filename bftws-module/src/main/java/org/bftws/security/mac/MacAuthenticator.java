@@ -12,7 +12,6 @@ import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
-import org.bftws.config.ClientConfig;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.security.AuthenticatedParty;
@@ -209,10 +208,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
     private PairwiseKeys keys() {
         PairwiseKeys k = keys;
         if (k == null) {
-            java.nio.file.Path store = config.groupOfNode(self).map(g -> g.node(self).keystore())
-                    .or(() -> config.clients().stream().filter(c -> c.name().equalsIgnoreCase(self)).findFirst()
-                            .map(ClientConfig::keystore))
-                    .orElseThrow(() -> new IllegalStateException(self + " is neither a node nor a client: it holds"
+            java.nio.file.Path store = config.keystoreOf(self).orElseThrow(() -> new IllegalStateException(self + " is neither a node nor a client: it holds"
                             + " no MAC keys"));
             char[] password = config.keys().storePassword().toCharArray();
             k = new PairwiseKeys(PartyKeystore.load(store, self, password));
