@@ -153,8 +153,10 @@ public final class TotalOrderInvoker implements Runnable {
         for (Request r : e.requests()) {
             MessageContext mc = messageFor(r);
             mc.setProperty(VIEW, e.view());
-            CachedReply reply = delivery.deliver(mc);
-            byte[] result = reply == null ? new byte[0] : StateOperations.bodyElementBytes(reply.envelope());
+            ServiceDelivery.DeliveredReply delivered = delivery.deliverWithBodyElement(mc);
+            CachedReply reply = delivered == null ? null : delivered.reply();
+            byte[] result = reply == null ? new byte[0] : delivered.bodyElement() != null ? delivered.bodyElement()
+                    : StateOperations.bodyElementBytes(reply.envelope());
             if (reply != null) {
                 envelopes.put(r.id().client(), r.id().number(), reply);
             }

@@ -36,6 +36,15 @@ public final class ReplyCapture extends AbstractHandler implements TransportSend
      * a 10 MB element is written into a buffer of about the right size instead of one doubled twelve times.
      */
     public static final String SIZE_HINT = "bftws.captureSizeHint";
+    /**
+     * Operation-context property: when TRUE, a reply that is not a fault is captured whole as usual and, besides, its
+     * body's first element serialised from the same tree into {@link #BODY_ELEMENT}: what an executing replica
+     * hands the PBFT core as the request's result. Taking it from the tree saves parsing the reply envelope again
+     * (3 % of a replica's CPU in a JFR profile of the echo benchmark).
+     */
+    public static final String ALSO_BODY_ELEMENT = "bftws.captureAlsoBodyElement";
+    /** Operation-context property (byte[]): the body element {@link #ALSO_BODY_ELEMENT} asked for. */
+    public static final String BODY_ELEMENT = "bftws.capturedBodyElement";
 
     private final TransportOutDescription description;
 
@@ -58,6 +67,10 @@ public final class ReplyCapture extends AbstractHandler implements TransportSend
         String action = mc.getSoapAction() != null ? mc.getSoapAction() : mc.getWSAAction();
         String contentType = formatter.getContentType(mc, format, action);
         boolean fault = mc.isFault() || mc.getEnvelope().hasFault();
+        if (!fault && Boolean.TRUE.equals(mc.getOperationContext().getProperty(ALSO_BODY_ELEMENT))) {
+            // before the envelope, which is serialised consuming the tree
+            mc.getOperationContext().setProperty(BODY_ELEMENT, bodyElementKeepingTree(mc));
+        }
         byte[] bytes = !fault && Boolean.TRUE.equals(mc.getOperationContext().getProperty(BODY_ELEMENT_ONLY))
                 ? bodyElement(mc) : envelope(mc, formatter, format);
         mc.getOperationContext().setProperty(CAPTURED, new CachedReply(bytes, contentType, fault));
@@ -82,6 +95,21 @@ public final class ReplyCapture extends AbstractHandler implements TransportSend
         ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(8192, expected + (expected >> 4)));
         try {
             first.serializeAndConsume(out);
+        } catch (XMLStreamException e) {
+            throw AxisFault.makeFault(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** The body's first element serialised on its own, leaving the tree whole for the envelope after it. */
+    private static byte[] bodyElementKeepingTree(MessageContext mc) throws AxisFault {
+        OMElement first = mc.getEnvelope().getBody().getFirstElement();
+        if (first == null) {
+            return new byte[0];
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        try {
+            first.serialize(out);
         } catch (XMLStreamException e) {
             throw AxisFault.makeFault(e);
         }

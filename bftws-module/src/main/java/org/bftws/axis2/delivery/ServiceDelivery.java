@@ -36,6 +36,25 @@ public final class ServiceDelivery {
         return deliver(mc);
     }
 
+    /**
+     * Runs a request whose reply goes to a client and whose result the PBFT core keeps: the serialised reply and its
+     * body's first element, both from the service's own tree; null for an operation without a reply. The body element
+     * is null for a fault (its envelope is all there is).
+     */
+    public DeliveredReply deliverWithBodyElement(MessageContext mc) {
+        mc.getOperationContext().setProperty(ReplyCapture.ALSO_BODY_ELEMENT, Boolean.TRUE);
+        CachedReply reply = deliver(mc);
+        if (reply == null) {
+            return null;
+        }
+        Object body = reply.fault() ? null : mc.getOperationContext().getProperty(ReplyCapture.BODY_ELEMENT);
+        return new DeliveredReply(reply, body instanceof byte[] b ? b : null);
+    }
+
+    /** A delivered request's reply as captured, and its body element (null when it was not captured apart). */
+    public record DeliveredReply(CachedReply reply, byte[] bodyElement) {
+    }
+
     /** Runs the request; returns the serialised reply, or null for an operation without one (in-only). */
     public CachedReply deliver(MessageContext mc) {
         mc.setProperty(DELIVERING, Boolean.TRUE);
