@@ -104,4 +104,9 @@ public final class WsSecurity {
     public AuthenticatedParty verify(byte[] envelope) throws SecurityRefusal {
         return verifier.verify(DomBridge.parse(envelope));
     }
+
+    /** Signers' certificates whose path to the trust anchors this verifier remembers (tests). */
+    int certificatesRemembered() {
+        return verifier.certificatesRemembered();
+    }
 }

@@ -39,6 +39,7 @@ final class WsSecurityVerifier {
     private final Duration clockSkew;
     private final ProtectedParts parts;
     private final WSSConfig config = WSSConfig.getNewInstance();
+    private final CachingTrustValidator trustValidator = new CachingTrustValidator();
 
     WsSecurityVerifier(Crypto crypto, DeploymentTrust trust, Duration timestampTtl, Duration clockSkew,
                        ProtectedParts parts) {
@@ -47,6 +48,12 @@ final class WsSecurityVerifier {
         this.timestampTtl = timestampTtl;
         this.clockSkew = clockSkew;
         this.parts = parts;
+        config.setValidator(WSConstants.SIGNATURE, trustValidator);
+    }
+
+    /** Signers' certificates whose trust path is remembered (tests). */
+    int certificatesRemembered() {
+        return trustValidator.remembered();
     }
 
     AuthenticatedParty verify(Document envelope) throws SecurityRefusal {

@@ -91,6 +91,31 @@ class WsSecurityTest {
     }
 
     @Test
+    void trustInASignersCertificateIsEstablishedOnceWhileEachMessagesSignatureIsStillChecked() throws Exception {
+        WsSecurity replica = deployment.security("replica1");
+        WsSecurity client = deployment.security("client1");
+        assertEquals("client1", replica.verify(Envelopes.parse(signedRequest(client, "one"))).name());
+        assertEquals("client1", replica.verify(Envelopes.parse(signedRequest(client, "two"))).name());
+        assertEquals(1, replica.certificatesRemembered(), "one certificate, one path validation");
+
+        String tampered = signedRequest(client, "pay 10").replace("pay 10", "pay 99");
+        SecurityRefusal r = assertThrows(SecurityRefusal.class, () -> replica.verify(Envelopes.parse(tampered)));
+        assertEquals(RefusalReason.TAMPERED, r.reason(), "a remembered certificate vouches for no signature");
+    }
+
+    @Test
+    void aCertificateWhosePathFailsIsNeverRememberedAndIsRefusedEveryTime() throws Exception {
+        WsSecurity replica = deployment.security("replica2");
+        replica.verify(Envelopes.parse(signedRequest(deployment.security("client1"), "trusted first")));
+        for (int i = 0; i < 2; i++) {
+            String foreign = signedRequest(other.security("client1"), "x" + i);
+            SecurityRefusal r = assertThrows(SecurityRefusal.class, () -> replica.verify(Envelopes.parse(foreign)));
+            assertEquals(RefusalReason.UNTRUSTED, r.reason(), r.getMessage());
+        }
+        assertEquals(1, replica.certificatesRemembered(), "only the trusted client's certificate");
+    }
+
+    @Test
     void aMessageOlderThanTheTimestampWindowIsRefusedAsStale() throws Exception {
         SecurityRefusal r = refused(signedRequest(deployment.securityWithClock("client1", Duration.ofMinutes(-10)), "x"));
         assertEquals(RefusalReason.STALE, r.reason(), r.getMessage());
