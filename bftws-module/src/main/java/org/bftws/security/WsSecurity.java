@@ -95,6 +95,15 @@ public final class WsSecurity {
         return verifier.verify(DomBridge.toDom(envelope));
     }
 
+    /**
+     * Who signed the request {@code incoming} carries: its bytes as received when they are plain UTF-8 XML
+     * ({@link ReceivedBytes}), else its parsed envelope.
+     */
+    public AuthenticatedParty verify(org.apache.axis2.context.MessageContext incoming) throws SecurityRefusal {
+        byte[] received = ReceivedBytes.plainUtf8(incoming);
+        return received != null ? verify(received) : verify(incoming.getEnvelope());
+    }
+
     /** The same for a DOM envelope (verification marks nothing and changes nothing in it). */
     public AuthenticatedParty verify(Document envelope) throws SecurityRefusal {
         return verifier.verify(envelope);

@@ -34,6 +34,6 @@ final class WsSecurityAuthenticator implements MessageAuthenticator {
 
     @Override
     public AuthenticatedParty authenticate(MessageContext incoming, GroupConfig group) throws SecurityRefusal {
-        return security(group).verify(incoming.getEnvelope());
+        return security(group).verify(incoming);
     }
 }

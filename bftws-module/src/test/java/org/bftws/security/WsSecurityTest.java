@@ -116,6 +116,21 @@ class WsSecurityTest {
     }
 
     @Test
+    void aRequestIsVerifiedAsItsBytesArrivedWhenTheyArePlainUtf8AndAsParsedOtherwise() throws Exception {
+        String signed = signedRequest(deployment.security("client1"), "pay 10");
+        byte[] tamperedBytes = signed.replace("pay 10", "pay 99").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        org.apache.axis2.context.MessageContext mc = new org.apache.axis2.context.MessageContext();
+        mc.setEnvelope(Envelopes.parse(signed));
+        mc.setProperty(ReceivedBytes.PROPERTY, tamperedBytes);
+        SecurityRefusal r = assertThrows(SecurityRefusal.class, () -> deployment.security("replica0").verify(mc));
+        assertEquals(RefusalReason.TAMPERED, r.reason(), "the bytes as received are what was checked");
+
+        mc.setProperty(org.apache.axis2.Constants.Configuration.CHARACTER_SET_ENCODING, "ISO-8859-1");
+        assertEquals("client1", deployment.security("replica0").verify(mc).name(),
+                "with another charset the envelope AXIOM parsed is what was checked");
+    }
+
+    @Test
     void aMessageOlderThanTheTimestampWindowIsRefusedAsStale() throws Exception {
         SecurityRefusal r = refused(signedRequest(deployment.securityWithClock("client1", Duration.ofMinutes(-10)), "x"));
         assertEquals(RefusalReason.STALE, r.reason(), r.getMessage());

@@ -97,7 +97,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
         SOAPEnvelope envelope = incoming.getEnvelope();
         AuthenticatorHeader header = AuthenticatorHeader.read(envelope);
         if (header == null) {
-            return wsSecurity.apply(group).verify(envelope);
+            return wsSecurity.apply(group).verify(incoming);
         }
         String from = verify(envelope, header, group, Exchange.expectedSenderOf(incoming, group), incoming);
         return new AuthenticatedParty(from, trust().registered(from).orElseThrow(() -> new SecurityRefusal(

@@ -1,0 +1,73 @@
+package org.bftws.security;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.axis2.Constants;
+import org.apache.axis2.context.MessageContext;
+
+/**
+ * The exact bytes a SOAP request arrived as (the module's message builder keeps them under {@link #PROPERTY}), when
+ * WS-Security may verify them instead of a re-serialisation of the parsed envelope: that saves serialising every
+ * request once more only to parse it into DOM. Only for plain UTF-8 XML, where the DOM parser and AXIOM cannot read
+ * different characters from the same bytes: no charset but UTF-8 on the HTTP content type, no byte-order mark but
+ * UTF-8's, no XML declaration naming another encoding. Anything else is verified as before, from the envelope AXIOM
+ * parsed, so a signature always vouches for what the service will read.
+ */
+final class ReceivedBytes {
+    /** Message context property: the request's bytes as received (set by the module's message builder). */
+    static final String PROPERTY = "bftws.rawRequest";
+
+    private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    private static final int DECLARATION_LIMIT = 200;
+
+    private ReceivedBytes() {
+    }
+
+    /** The bytes of {@code mc} if they are plain UTF-8 XML, else null. */
+    static byte[] plainUtf8(MessageContext mc) {
+        if (!(mc.getProperty(PROPERTY) instanceof byte[] bytes)) {
+            return null;
+        }
+        Object charset = mc.getProperty(Constants.Configuration.CHARACTER_SET_ENCODING);
+        if (charset != null && !"UTF-8".equalsIgnoreCase(charset.toString().trim())) {
+            return null;
+        }
+        return isPlainUtf8Xml(bytes) ? bytes : null;
+    }
+
+    static boolean isPlainUtf8Xml(byte[] bytes) {
+        int start = startsWith(bytes, UTF8_BOM, 0) ? UTF8_BOM.length : 0;
+        if (bytes.length <= start + 1 || bytes[start] != '<' || bytes[start + 1] == 0) {
+            return false; // UTF-16, UTF-32 (either byte order), EBCDIC or leading junk: leave it to the parsed envelope
+        }
+        if (!startsWith(bytes, "<?xml".getBytes(StandardCharsets.US_ASCII), start)) {
+            return true;
+        }
+        int end = start;
+        while (end < bytes.length && end - start < DECLARATION_LIMIT && bytes[end] != '>') {
+            end++;
+        }
+        if (end >= bytes.length || bytes[end] != '>') {
+            return false;
+        }
+        String declaration = new String(bytes, start, end - start, StandardCharsets.US_ASCII);
+        int at = declaration.indexOf("encoding");
+        if (at < 0) {
+            return true;
+        }
+        String rest = declaration.substring(at + "encoding".length()).replaceFirst("^\\s*=\\s*", "");
+        return rest.length() > 6 && (rest.charAt(0) == '"' || rest.charAt(0) == '\'')
+                && rest.substring(1, 6).equalsIgnoreCase("UTF-8") && rest.charAt(6) == rest.charAt(0);
+    }
+
+    private static boolean startsWith(byte[] bytes, byte[] prefix, int from) {
+        if (bytes.length - from < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (bytes[from + i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
