@@ -104,6 +104,16 @@ public final class WsSecurity {
         return received != null ? verify(received) : verify(incoming.getEnvelope());
     }
 
+    /**
+     * Who signed a message that was read into {@code parsed} from {@code bytes} with {@code charset} (null: none named):
+     * the bytes are verified when the DOM parser must read the same characters from them (plain UTF-8,
+     * {@link ReceivedBytes}), else the parsed envelope, so the signature vouches for what was read either way.
+     */
+    public AuthenticatedParty verifyAsRead(byte[] bytes, String charset, SOAPEnvelope parsed) throws SecurityRefusal {
+        boolean utf8 = charset == null || "UTF-8".equalsIgnoreCase(charset.trim());
+        return utf8 && ReceivedBytes.isPlainUtf8Xml(bytes) ? verify(bytes) : verify(parsed);
+    }
+
     /** The same for a DOM envelope (verification marks nothing and changes nothing in it). */
     public AuthenticatedParty verify(Document envelope) throws SecurityRefusal {
         return verifier.verify(envelope);

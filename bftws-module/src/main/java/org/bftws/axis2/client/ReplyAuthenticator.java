@@ -90,14 +90,15 @@ final class ReplyAuthenticator {
      * by the node its endpoint belongs to ({@link RefusalReason#MISDIRECTED}). An empty reply (HTTP 2xx without a body)
      * carries nothing to verify and nothing the application reads: the endpoint identifies it.
      */
-    int authenticate(NodeReply reply) throws SecurityRefusal {
+    int authenticate(NodeReply reply, ReplyContent read) throws SecurityRefusal {
         int id = nodeAt(reply.node());
         if (verifier == null || reply.isEmpty()) {
             return id;
         }
-        String sender = macs == null ? null : macs.authenticateReply(reply.body(), group).orElse(null);
+        // what is checked is what was read (and is voted on): the envelope parsed with the content type's charset
+        String sender = macs == null ? null : macs.authenticateReply(read.envelope(), group).orElse(null);
         if (sender == null) {
-            sender = verifier.verify(reply.body()).name();
+            sender = verifier.verifyAsRead(reply.body(), read.charset(), read.envelope()).name();
         }
         String owner = directory.name(id);
         if (!owner.toLowerCase(Locale.ROOT).equals(sender.toLowerCase(Locale.ROOT))) {

@@ -20,8 +20,11 @@ import org.apache.axis2.kernel.TransportUtils;
  * @param empty     an HTTP 2xx without a body (the answer to a one-way message): nothing to authenticate, nothing
  *                  the application will read, counted as a result of its own
  * @param relatesTo the reply's {@code wsa:RelatesTo} (the message id of the request it answers), null without one
+ * @param envelope  the envelope all of this was read from, null when empty: what the reply's authenticity is checked on
+ * @param charset   the charset the reply was read with (its content type's), null when it names none
  */
-record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, String relatesTo) {
+record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, String relatesTo, SOAPEnvelope envelope,
+                    String charset) {
 
     /** WS-Addressing 1.0 and the 2004/08 submission, whose RelatesTo a reply may carry. */
     private static final java.util.List<String> ADDRESSING = java.util.List.of("http://www.w3.org/2005/08/addressing",
@@ -35,7 +38,7 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, St
     static ReplyContent read(NodeReply reply) {
         if (reply.isEmpty()) {
             if (reply.status() / 100 == 2) {
-                return new ReplyContent(new byte[0], 0, false, true, null);
+                return new ReplyContent(new byte[0], 0, false, true, null, null, null);
             }
             throw new IllegalArgumentException("HTTP " + reply.status() + " with an empty body");
         }
@@ -53,7 +56,7 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, St
                         + "envelope's SOAP version " + version.getEnvelopeURI());
             }
             return new ReplyContent(CanonicalBody.of(envelope.getBody()), ReplyView.of(envelope),
-                    envelope.getBody().hasFault(), false, relatesTo(envelope));
+                    envelope.getBody().hasFault(), false, relatesTo(envelope), envelope, charset(reply));
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -94,6 +97,12 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, St
         } catch (RuntimeException e) {
             return "(unreadable)";
         }
+    }
+
+    /** The charset the reply's content type names, null when it names none. */
+    private static String charset(NodeReply reply) {
+        String type = reply.contentType() == null ? "" : reply.contentType().toLowerCase(Locale.ROOT);
+        return type.contains("charset") ? TransportUtils.getCharSetEncoding(reply.contentType()) : null;
     }
 
     private static SOAPEnvelope parse(NodeReply reply) {

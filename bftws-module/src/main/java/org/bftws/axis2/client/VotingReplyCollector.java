@@ -109,7 +109,7 @@ public final class VotingReplyCollector implements ReplyCollector {
         int node;
         try {
             content = ReplyContent.read(reply);
-            node = authenticator.authenticate(reply);
+            node = authenticator.authenticate(reply, content);
             if (messageId != null && content.relatesTo() != null && !messageId.equals(content.relatesTo())) {
                 // authentic, but for another message: PBFT's client checks the timestamp its reply echoes likewise
                 throw new SecurityRefusal(RefusalReason.MISDIRECTED, "it answers message " + content.relatesTo()

@@ -119,6 +119,22 @@ class MacRepliesTest {
     }
 
     @Test
+    void aReplyWhoseCharsetWasChangedOnTheWayIsNotCountedWithItsCharactersReadAnotherWay() throws Exception {
+        String euros = "<e:echoResponse xmlns:e=\"urn:echo\"><e:item>pay 10 \u20ac</e:item></e:echoResponse>";
+        byte[] utf8 = macedReply(1, euros).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        NodeReply relabelled = new NodeReply(signed.at(1, "").node(), 200, "text/xml; charset=ISO-8859-1", utf8);
+        VotingReplyCollector c = collector();
+        c.offer(relabelled);
+        assertEquals(1, counters.refusals().count(RefusalReason.MAC_MISMATCH),
+                "the MAC is checked over what the Voter read (Latin-1), not over a second, UTF-8 reading");
+        assertEquals(0, counters.counted.get());
+
+        NodeReply genuine = new NodeReply(relabelled.node(), 200, "text/xml; charset=UTF-8", utf8);
+        collector().offer(genuine);
+        assertEquals(1, counters.counted.get(), "the same bytes under their own charset count");
+    }
+
+    @Test
     void aReplyMacedForTheClientConvincesNoOtherParty() throws Exception {
         String wire = macedReply(1, A);
         SecurityRefusal e = org.junit.jupiter.api.Assertions.assertThrows(SecurityRefusal.class,

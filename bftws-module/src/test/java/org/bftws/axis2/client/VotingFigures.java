@@ -41,7 +41,8 @@ class VotingFigures {
         ReplyAuthenticator authenticator = new ReplyAuthenticator(group.group, group.config.keys());
         System.out.printf("signed echo reply (10 items): %d bytes%n", r0.body().length);
         print("read and canonicalise one reply", time(() -> ReplyContent.read(r0)));
-        print("verify one reply's signature and signer", time(() -> authenticator.authenticate(r0)));
+        ReplyContent read0 = ReplyContent.read(r0);
+        print("verify one reply's signature and signer", time(() -> authenticator.authenticate(r0, read0)));
         List<URI> nodes = group.group.nodes().stream().map(n -> n.serviceEndpoint()).toList();
         VotingCounters counters = new VotingCounters();
         print("decide f+1 = 2 replies (both read, verified, voted)", time(() -> {
