@@ -153,7 +153,8 @@ public final class TotalOrderInvoker implements Runnable {
         for (Request r : e.requests()) {
             MessageContext mc = messageFor(r);
             mc.setProperty(VIEW, e.view());
-            CachedReply reply = delivery.deliver(mc);
+            // calls the service makes meanwhile are the group's nested calls (paper 3.4)
+            CachedReply reply = org.bftws.axis2.tier.NestedCallScope.executing(() -> delivery.deliver(mc));
             byte[] result = reply == null ? new byte[0] : StateOperations.bodyElementBytes(reply.envelope());
             if (reply != null) {
                 envelopes.put(r.id().client(), r.id().number(), reply);
