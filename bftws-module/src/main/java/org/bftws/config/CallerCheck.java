@@ -28,7 +28,7 @@ final class CallerCheck {
             }
             for (XmlElement c : origins.get(callee).children("caller")) {
                 String name = c.required("group");
-                Optional<GroupConfig> caller = groups.stream().filter(g -> g.service().equals(name)).findFirst();
+                Optional<GroupConfig> caller = groups.stream().filter(other -> other.service().equals(name)).findFirst();
                 if (!seen.add(name)) {
                     problems.add(c, "names caller group " + name + " twice");
                 } else if (caller.isEmpty()) {
