@@ -29,6 +29,13 @@ import org.slf4j.LoggerFactory;
 final class NestedAdmission {
     private static final Logger LOG = LoggerFactory.getLogger(NestedAdmission.class);
 
+    /**
+     * Message context property of a nested copy: only the copy that completed the quorum enters PBFT; the others
+     * (each signed by another caller replica, so different bytes) only wait for its reply, as more variants of one
+     * request would crowd the core's per-request variants (and cost a digest each) for nothing.
+     */
+    static final String COPY = "bftws.nestedCopy";
+
     /** What InHandler does next: hold the copy, or take the ordinary path and then let {@code join} join it. */
     record Outcome(boolean held, List<MessageContext> join) {
     }
@@ -60,6 +67,7 @@ final class NestedAdmission {
     Outcome admit(String sequenceId, long n, MessageContext mc) throws AxisFault {
         String signer = signer(mc);
         mc.getEnvelope().build();
+        mc.setProperty(COPY, Boolean.TRUE);
         NestedRequestGate.Verdict<MessageContext> v = gate.admit(sequenceId, n, signer, content(mc), mc,
                 System.nanoTime());
         if (v instanceof NestedRequestGate.Refused<MessageContext> r) {
@@ -70,6 +78,7 @@ final class NestedAdmission {
             return new Outcome(true, List.of());
         }
         if (v instanceof NestedRequestGate.Admitted<MessageContext> a) {
+            LOG.debug("admitted nested message {} of {} with the copy from {}", n, sequenceId, signer);
             for (MessageContext differing : a.refused()) {
                 counters.refused.incrementAndGet();
                 answer(differing, RmFault.invalidMessage("nested request refused: this copy of message " + n + " of "
