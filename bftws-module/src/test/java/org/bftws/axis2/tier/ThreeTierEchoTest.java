@@ -67,6 +67,9 @@ class ThreeTierEchoTest {
         if (groups != null) {
             groups.close();
         }
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
     }
 
     static List<String> items(OMElement echoResponse) {
