@@ -42,12 +42,10 @@ final class BenchRunner {
             TestbedKeys keys = new TestbedKeys(options.home().resolve("testbed").resolve("keys"));
             out.println(keys.ensure());
             Progress progress = new Progress(out, plan.points());
-            int setups = (int) plan.stages().stream()
-                    .filter(s -> s.setup().kind() != BenchSetup.Kind.THREE_TIER).count();
+            int setups = plan.stages().size();
             int index = 0;
             for (BenchPlan.Stage stage : plan.stages()) {
-                boolean measured = stage.setup().kind() != BenchSetup.Kind.THREE_TIER;
-                runStage(stage, measured ? ++index : index, setups, keys, progress);
+                runStage(stage, ++index, setups, keys, progress);
             }
             Path partial = partialCsv();
             Path csv = options.out().resolve(ResultsCsv.FILE);
@@ -95,14 +93,6 @@ final class BenchRunner {
     private void runStage(BenchPlan.Stage stage, int index, int stages, TestbedKeys keys, Progress progress)
             throws IOException, InterruptedException {
         BenchSetup setup = stage.setup();
-        if (setup.kind() == BenchSetup.Kind.THREE_TIER) {
-            for (BenchPoint p : stage.points()) {
-                record(new PointResult(setup, p, PointResult.NOT_MEASURED, 0, 0, 0, 0,
-                        LatencySummary.of(new long[0]), Double.NaN, Double.NaN, Double.NaN, java.util.Map.of(),
-                        Double.NaN, Double.NaN, Double.NaN, BenchSetup.THREE_TIER_NOTE));
-            }
-            return;
-        }
         progress.setup(setup, index, stages);
         Path runDir = runRoot.resolve(setup.id());
         Files.createDirectories(runDir);

@@ -42,7 +42,7 @@ final class ClientRun {
         ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 repository.toString(), NodeRepository.axis2Xml(repository).toString());
         try {
-            EchoClient client = new EchoClient(context, new EchoClient.Settings(TestbedDeployment.GROUP_ENDPOINT,
+            EchoClient client = new EchoClient(context, new EchoClient.Settings(deployment.clientEndpoint(),
                     options.clients(), options.requests(), options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS));
             return client.run(listener());
         } finally {

@@ -38,7 +38,9 @@ record ReplicaNode(Path configFile, GroupConfig group, NodeConfig node, InetAddr
                     + " replicas.xml with --conf FILE");
         }
         ReplicasConfig config = ReplicasConfigReader.read(file, KeyFileCheck.none());
-        GroupConfig group = group(config, options.group(), file);
+        GroupConfig group = options.group() == null && options.name() != null && config.groups().size() > 1
+                ? config.groupOfNode(options.name()).orElseGet(() -> group(config, null, file)) // a name is unique
+                : group(config, options.group(), file);
         NodeConfig node = node(group, options);
         if (group.security().needsKeys()) {
             // again, now requiring this node's keystore and the truststore: the error then says to run keygen

@@ -73,11 +73,6 @@ final class ResultTables {
         results.forEach(r -> setups.add(r.setup()));
         for (BenchSetup setup : setups) {
             List<PointResult> rows = results.stream().filter(r -> r.setup().equals(setup)).toList();
-            if (setup.kind() == BenchSetup.Kind.THREE_TIER) {
-                s.append("\n**").append(setup.label()).append("**: ").append(BenchSetup.THREE_TIER_NOTE)
-                        .append(" (the product has no nested replicated calls yet)\n");
-                continue;
-            }
             List<String> nodes = nodeNames(rows);
             s.append("\n**").append(setup.label()).append("** (`").append(setup.id()).append("`); node CPU in order ")
                     .append(nodes.isEmpty() ? "-" : String.join(", ", nodes)).append("\n\n")

@@ -49,12 +49,9 @@ final class SetupRun implements AutoCloseable {
     static SetupRun start(BenchSetup setup, Path runDir, TestbedKeys keys, Path home,
                           CopyOnWriteArrayList<ReplicaProcess> started, PrintStream out)
             throws IOException, InterruptedException {
-        if (setup.kind() == BenchSetup.Kind.THREE_TIER) {
-            throw new IllegalArgumentException(BenchSetup.THREE_TIER_NOTE);
-        }
         boolean unreplicated = setup.kind() == BenchSetup.Kind.UNREPLICATED;
         TestbedOptions layout = new TestbedOptions(setup.configuration(), 1, 1, 1, setup.security(), 1,
-                unreplicated, false, null, home);
+                unreplicated, false, null, home, null, setup.kind() == BenchSetup.Kind.THREE_TIER ? 3 : 2);
         TestbedDeployment deployment = TestbedDeployment.write(layout, runDir, keys);
         long t0 = System.nanoTime();
         for (TestbedDeployment.Node node : deployment.nodes()) {
@@ -89,7 +86,7 @@ final class SetupRun implements AutoCloseable {
             return;
         }
         long t0 = System.nanoTime();
-        EchoResult r = new EchoClient(context, new EchoClient.Settings(TestbedDeployment.GROUP_ENDPOINT, clients,
+        EchoResult r = new EchoClient(context, new EchoClient.Settings(deployment.clientEndpoint(), clients,
                 0, requests, size, REQUEST_TIMEOUT_MILLIS, cap, Duration.ZERO)).run(new EchoClient.Listener() { });
         double s = (System.nanoTime() - t0) / 1e9;
         out.printf(Locale.ROOT, "  setup warm-up: %d clients, %d elements, %.1f s%s%n", clients, size, s,
@@ -101,7 +98,7 @@ final class SetupRun implements AutoCloseable {
     PointResult measure(BenchPoint point, BenchOptions options, Progress progress) throws InterruptedException {
         CpuSamples cpu = new CpuSamples();
         ServiceRate service = new ServiceRate(deployment.executingNames(), setup.f());
-        EchoClient.Settings settings = new EchoClient.Settings(TestbedDeployment.GROUP_ENDPOINT, point.clients(),
+        EchoClient.Settings settings = new EchoClient.Settings(deployment.clientEndpoint(), point.clients(),
                 options.samples(), Math.max(options.warmup(), point.clients()), point.size(), REQUEST_TIMEOUT_MILLIS,
                 options.warmupCap(), options.measureCap());
         EchoResult r = new EchoClient(context, settings).run(new EchoClient.Listener() {

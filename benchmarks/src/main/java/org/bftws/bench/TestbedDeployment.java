@@ -25,6 +25,9 @@ final class TestbedDeployment {
     static final String SERVICE = "EchoService";
     static final String GROUP_ENDPOINT = "http://echo.bftws.group/axis2/services/" + SERVICE;
     static final String CLIENT = "client1";
+    /** The middle tier of the 3-tier echo: the echo relay's group, which calls the echo group. */
+    static final String RELAY_SERVICE = "EchoRelayService";
+    static final String RELAY_ENDPOINT = "http://relay.bftws.group/axis2/services/" + RELAY_SERVICE;
 
     /** One node of the run: its name, its id among nodes of its kind, its role and its port. */
     record Node(String name, int id, NodeRole role, int port) {
@@ -35,14 +38,30 @@ final class TestbedDeployment {
 
     private final Path file;
     private final List<Node> nodes;
+    private final String clientEndpoint;
 
     private TestbedDeployment(Path file, List<Node> nodes) {
+        this(file, nodes, GROUP_ENDPOINT);
+    }
+
+    private TestbedDeployment(Path file, List<Node> nodes, String clientEndpoint) {
         this.file = file;
         this.nodes = List.copyOf(nodes);
+        this.clientEndpoint = clientEndpoint;
     }
 
     /** Chooses the nodes and their ports and writes {@code runDir/replicas.xml}. */
     static TestbedDeployment write(TestbedOptions options, Path runDir, TestbedKeys keys) throws IOException {
+        if (options.tiers() == 3) {
+            List<Integer> ports = freePorts(8);
+            List<Node> backend = layout(Configuration.I, ports.subList(0, 4));
+            List<Node> relays = relayLayout(ports.subList(4, 8));
+            Path file = runDir.resolve("replicas.xml");
+            Files.writeString(file, threeTierXml(backend, relays, options.security(), keys, options.protocol()));
+            List<Node> all = new ArrayList<>(relays);
+            all.addAll(backend);
+            return new TestbedDeployment(file, all, RELAY_ENDPOINT);
+        }
         List<Node> nodes = layout(options.unreplicated() ? null : options.configuration(), freePorts(
                 options.unreplicated() ? 1 : options.configuration() == Configuration.III ? 7 : 4));
         Path file = runDir.resolve("replicas.xml");
@@ -98,13 +117,39 @@ final class TestbedDeployment {
 
     private static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
                               TestbedKeys keys, String protocol, Path dataDirectory) {
+        return header(keys) + group(SERVICE, GROUP_ENDPOINT, nodes, f, configuration, security, protocol,
+                dataDirectory, "") + footer();
+    }
+
+    /**
+     * The 3-tier echo (paper 4.1.2): the echo relay's group (relay0..3, {@value #RELAY_SERVICE}) whose service calls
+     * the echo group (replica0..3), which names the relay group as its caller; Configuration I, f=1 each.
+     */
+    static String threeTierXml(List<Node> backend, List<Node> relays, SecurityProfile security, TestbedKeys keys,
+                               String protocol) {
+        return header(keys)
+                + group(RELAY_SERVICE, RELAY_ENDPOINT, relays, 1, Configuration.I, security, protocol, null, "")
+                + group(SERVICE, GROUP_ENDPOINT, backend, 1, Configuration.I, security, protocol, null,
+                "    <caller group=\"" + RELAY_SERVICE + "\"/>\n")
+                + footer();
+    }
+
+    private static String header(TestbedKeys keys) {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<!-- written by ./bftws testbed for one run: ports were free when it started -->\n"
+                + "<replicas xmlns=\"urn:bftws:replicas:1\">\n"
+                + "  <keys truststore=\"" + attr(keys.truststore().toString()) + "\" storePassword=\""
+                + attr(TestbedKeys.PASSWORD) + "\"/>\n";
+    }
+
+    private static String footer() {
+        return "  <client name=\"" + CLIENT + "\"/>\n</replicas>\n";
+    }
+
+    private static String group(String service, String endpoint, List<Node> nodes, int f, Configuration configuration,
+                                SecurityProfile security, String protocol, Path dataDirectory, String callers) {
         StringBuilder x = new StringBuilder();
-        x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-                .append("<!-- written by ./bftws testbed for one run: ports were free when it started -->\n")
-                .append("<replicas xmlns=\"urn:bftws:replicas:1\">\n")
-                .append("  <keys truststore=\"").append(attr(keys.truststore().toString()))
-                .append("\" storePassword=\"").append(attr(TestbedKeys.PASSWORD)).append("\"/>\n")
-                .append("  <group service=\"").append(SERVICE).append("\" endpoint=\"").append(GROUP_ENDPOINT)
+        x.append("  <group service=\"").append(service).append("\" endpoint=\"").append(endpoint)
                 .append("\" f=\"").append(f).append("\" configuration=\"").append(configuration).append('"')
                 .append(dataDirectory == null ? "" : " dataDirectory=\"" + attr(dataDirectory.toString()) + '"')
                 .append(">\n")
@@ -116,10 +161,19 @@ final class TestbedDeployment {
         for (Node n : nodes) {
             x.append("    <node id=\"").append(n.id()).append("\" name=\"").append(n.name()).append("\" role=\"")
                     .append(n.role().name().toLowerCase(Locale.ROOT).replace('_', '-'))
-                    .append("\" serviceEndpoint=\"").append(n.endpoint(SERVICE))
+                    .append("\" serviceEndpoint=\"").append(n.endpoint(service))
                     .append("\" controlEndpoint=\"").append(n.endpoint("BftControl")).append("\"/>\n");
         }
-        return x.append("  </group>\n  <client name=\"").append(CLIENT).append("\"/>\n</replicas>\n").toString();
+        return x.append(callers).append("  </group>\n").toString();
+    }
+
+    /** The echo relay's four replicas (the middle tier of the 3-tier echo), one port each. */
+    static List<Node> relayLayout(List<Integer> ports) {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            nodes.add(new Node("relay" + i, i, NodeRole.AGREE_EXECUTE, ports.get(i)));
+        }
+        return nodes;
     }
 
     /** Distinct loopback ports free a moment ago (another process may still take one; that replica then says so). */
@@ -143,6 +197,11 @@ final class TestbedDeployment {
 
     Path file() {
         return file;
+    }
+
+    /** The group endpoint the echo client calls: the echo group's, or with 3 tiers the relay group's. */
+    String clientEndpoint() {
+        return clientEndpoint;
     }
 
     List<Node> nodes() {

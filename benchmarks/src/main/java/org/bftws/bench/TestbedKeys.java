@@ -25,9 +25,9 @@ final class TestbedKeys {
 
     /**
      * What the kept keys hold, written after keygen: stores made before a release that added keys (2: MAC keys
-     * between the client and every node) get keygen again, which keeps every key and adds the missing ones.
+     * between the client and every node; 3: the echo relay's replicas relay0..3) get keygen again, which keeps every key and adds the missing ones.
      */
-    static final String FORMAT = "2";
+    static final String FORMAT = "3";
 
     /** Every store's password: these are throw-away keys for one machine, not a deployment's. */
     static final String PASSWORD = "bftws-testbed";
@@ -63,9 +63,13 @@ final class TestbedKeys {
             }
             Path parties = dir.resolve("parties.xml");
             List<Integer> placeholderPorts = IntStream.rangeClosed(1, 7).boxed().toList();
-            Files.writeString(parties, TestbedDeployment.xml(
-                    TestbedDeployment.layout(Configuration.III, placeholderPorts), 1, Configuration.III,
-                    SecurityProfile.MAC, this));
+            String xml = TestbedDeployment.xml(TestbedDeployment.layout(Configuration.III, placeholderPorts), 1,
+                    Configuration.III, SecurityProfile.MAC, this);
+            // the 3-tier echo's relay group as a second group of the same file (its names only matter here)
+            String relays = TestbedDeployment.threeTierXml(List.of(), TestbedDeployment.relayLayout(
+                    IntStream.rangeClosed(11, 14).boxed().toList()), SecurityProfile.MAC, this, null);
+            String relayGroup = relays.substring(relays.indexOf("  <group"), relays.indexOf("  </group>") + 11);
+            Files.writeString(parties, xml.replace("  <client ", relayGroup + "  <client "));
             new KeyGenerator(ReplicasConfigReader.read(parties, KeyFileCheck.none()), false).run();
             Files.writeString(format(), FORMAT);
             return "created the testbed's keys (CA, " + (names().size()) + " parties, pairwise MAC keys) in " + dir;
@@ -83,7 +87,8 @@ final class TestbedKeys {
     }
 
     private static List<String> names() {
-        return Stream.concat(TestbedDeployment.layout(Configuration.III, List.of(1, 2, 3, 4, 5, 6, 7)).stream()
-                .map(TestbedDeployment.Node::name), Stream.of(TestbedDeployment.CLIENT)).toList();
+        return Stream.of(TestbedDeployment.layout(Configuration.III, List.of(1, 2, 3, 4, 5, 6, 7)).stream()
+                .map(TestbedDeployment.Node::name), TestbedDeployment.relayLayout(List.of(1, 2, 3, 4)).stream()
+                .map(TestbedDeployment.Node::name), Stream.of(TestbedDeployment.CLIENT)).flatMap(x -> x).toList();
     }
 }

@@ -21,9 +21,16 @@ import org.bftws.config.SecurityProfile;
  * @param home          the state directory: run directories and the testbed's keys live under home/testbed
  * @param protocol      a {@code <protocol .../>} element for replicas.xml (from {@code --protocol name=value,..}),
  *                      or null for the defaults
+ * @param tiers         2: client and the echo group; 3: client, the echo relay's group, the echo group (paper 4.1.2)
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
-                      int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol) {
+                      int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
+                      int tiers) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, 2);
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home) {
@@ -45,7 +52,8 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
               --security P          mac (default), wssec or none
               --unreplicated        one node, WS-RM only: the baseline without replication
               --crash primary|backup  kill that replica halfway through the measured requests
-              --tiers 2             accepted; 3 tiers (a replicated echo calling another) are not implemented yet
+              --tiers 2|3           2 (default): client -> 4 echo replicas; 3: client -> 4 echo relay replicas ->
+                                    4 echo replicas, the relay answering with the backend's reply (Configuration I)
               --keep                keep the run directory (logs, replicas.xml); kept anyway after a failure
               --protocol N=V,..     attributes of the group's <protocol> element in replicas.xml, e.g.
                                     batchMaxDelay=20ms,maxBatchesInFlight=2 (docs/configuration.md)""";
@@ -63,16 +71,12 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         String crash = null;
         Path home = Arguments.home();
         String protocol = null;
+        int tiers = 2;
         while (args.hasNext()) {
             String option = args.option();
             switch (option) {
                 case "--config" -> configuration = Configuration.valueOf(args.choice(option, "I", "II", "III"));
-                case "--tiers" -> {
-                    if (args.choice(option, "2", "3").equals("3")) {
-                        throw new UsageException("--tiers 3 (a replicated echo calling a second replicated echo) is"
-                                + " not implemented yet; the testbed runs 2 tiers (client and one replicated service)");
-                    }
-                }
+                case "--tiers" -> tiers = Integer.parseInt(args.choice(option, "2", "3"));
                 case "--clients" -> clients = args.integer(option, 1, 256);
                 case "--requests" -> requests = args.integer(option, 1, 10_000_000);
                 case "--warmup" -> warmup = args.integer(option, 0, 10_000_000);
@@ -90,8 +94,12 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         if (unreplicated && (configuration != Configuration.I || crash != null)) {
             throw new UsageException("--unreplicated runs one node: it takes neither --config II/III nor --crash");
         }
+        if (tiers == 3 && (unreplicated || configuration != Configuration.I || security == SecurityProfile.NONE)) {
+            throw new UsageException("--tiers 3 runs two Configuration I groups whose nested requests are told apart by"
+                    + " their signatures: it takes neither --unreplicated, --config II/III nor --security none");
+        }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), security, size,
-                unreplicated, keep, crash, home, protocol);
+                unreplicated, keep, crash, home, protocol, tiers);
     }
 
     /** {@code name=value,..} as a {@code <protocol>} element; replicas.xml's reader checks names and values. */
@@ -111,6 +119,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
     /** One line for the report: what this run is. */
     String describe() {
         String nodes = unreplicated ? "1 node, no replication (WS-RM only)"
+                : tiers == 3 ? "3 tiers: 4 echo relay replicas calling 4 echo replicas, Configuration I, f=1"
                 : "Configuration " + configuration + ", f=1";
         return nodes + ", security " + security.name().toLowerCase(java.util.Locale.ROOT) + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests of " + size + " element"

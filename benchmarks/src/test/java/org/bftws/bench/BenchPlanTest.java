@@ -21,14 +21,18 @@ class BenchPlanTest {
             for (Configuration c : Configuration.values()) {
                 assertTrue(setups.contains(BenchSetup.bft(c, p)), c + " " + p);
             }
-            assertTrue(setups.contains(BenchSetup.threeTier(p)), "3-tier listed for " + p);
         }
+        assertTrue(setups.contains(BenchSetup.threeTier(SecurityProfile.MAC)), "the 3-tier echo, C-I mac");
+        assertTrue(!setups.contains(BenchSetup.threeTier(SecurityProfile.WSSEC)), "as the paper: mac only");
         for (BenchPlan.Stage s : plan.stages()) {
             if (s.setup().kind() != BenchSetup.Kind.THREE_TIER) {
                 assertEquals(16, s.points().size(), s.setup().label());
+            } else {
+                assertEquals(List.of(new BenchPoint(100, 1), new BenchPoint(100, 2), new BenchPoint(100, 4),
+                        new BenchPoint(100, 8)), s.points(), "Fig. 8(b): 100 elements, clients 1..8");
             }
         }
-        assertEquals(9 * 16, plan.points(), "the 3-tier rows are listed, not measured");
+        assertEquals(9 * 16 + 4, plan.points());
     }
 
     @Test

@@ -33,7 +33,10 @@ class TestbedOptionsTest {
 
     @Test
     void whatCannotRunIsRefusedSayingWhy() {
-        assertTrue(refusal("--tiers", "3").contains("not implemented yet"));
+        assertTrue(refusal("--tiers", "3", "--config", "II").contains("--tiers 3 runs two Configuration I groups"));
+        assertTrue(refusal("--tiers", "3", "--security", "none").contains("told apart by their signatures"));
+        assertEquals(3, TestbedOptions.parse(new String[] {"--tiers", "3"}).tiers());
+        assertEquals(2, TestbedOptions.parse(new String[0]).tiers());
         assertTrue(refusal("--unreplicated", "--crash", "primary").contains("--unreplicated runs one node"));
         assertEquals("--clients must be between 1 and 256, not 0", refusal("--clients", "0"));
         assertEquals("--security must be one of mac, wssec, none, not 'rsa'", refusal("--security", "rsa"));

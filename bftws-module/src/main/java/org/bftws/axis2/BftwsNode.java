@@ -26,6 +26,8 @@ public final class BftwsNode {
     private final RmSource source;
     private final ConfigurationContext configuration;
     private volatile BftReplica replica;
+    /** Multi-tier: the filter for nested requests from the groups replicas.xml names as callers, or null. */
+    private volatile NestedAdmission nested;
     private final ReplyVoting voting;
 
     BftwsNode(ConfigurationContext configuration, NodeSettings settings) {
@@ -80,6 +82,10 @@ public final class BftwsNode {
             BftReplica r = BftReplica.create(configuration, settings.replicas(), party, destination.pending(),
                     destination.replies(), destination.sequences(), source);
             if (r != null) {
+                java.util.List<org.bftws.config.GroupConfig> callers = settings.replicas().callersOf(r.group());
+                if (!callers.isEmpty()) {
+                    nested = new NestedAdmission(r.group(), callers, settings.window(), destination, counters, timer);
+                }
                 destination.useTotalOrder(r.service(), r.invoker(), r.group().protocol().clientTimeout(), r.executes());
                 r.start();
                 replica = r;
@@ -115,6 +121,10 @@ public final class BftwsNode {
                 }
             }
         }, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    NestedAdmission nested() {
+        return nested;
     }
 
     /** This node's replica role, or null when it serves plain WS-RM. */

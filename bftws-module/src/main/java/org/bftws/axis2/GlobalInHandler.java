@@ -35,6 +35,10 @@ public final class GlobalInHandler extends AbstractHandler {
         }
         BftwsNode node = BftwsNode.of(mc.getConfigurationContext());
         InboundSequence seq = node.destination().sequences().find(h.id()).orElse(null);
+        NestedAdmission nested = node.nested();
+        if (nested != null && nested.isVirtualSequence(h.id())) {
+            return InvocationResponse.CONTINUE; // a copy of a nested request is compared before it is answered
+        }
         if (seq != null && seq.peek(h.number()) == Arrival.DUPLICATE_DELIVERED
                 && node.destination().answerFromCache(h.id(), h.number(), mc)) {
             return InvocationResponse.ABORT;

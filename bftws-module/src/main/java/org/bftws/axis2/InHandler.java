@@ -94,6 +94,24 @@ public final class InHandler extends AbstractHandler {
         if (dest.orderingOnly(serviceName(mc))) {
             return acceptForOrderingOnly(seq, h.number(), mc, node);
         }
+        NestedAdmission nested = node.nested();
+        if (nested != null && nested.concerns(seq.id(), mc)) {
+            // paper 3.4: a nested request is ordered only once p+1 caller replicas sent identical copies
+            NestedAdmission.Outcome o = nested.admit(seq.id(), h.number(), mc);
+            if (o.held()) {
+                return InvocationResponse.SUSPEND;
+            }
+            InvocationResponse r = acceptRequest(seq, h.number(), mc, node, dest);
+            nested.join(seq, h.number(), o.join());
+            return r;
+        }
+        return acceptRequest(seq, h.number(), mc, node, dest);
+    }
+
+    /** An application request in its sequence: ordered (NEW), joined to its waiting copy, or answered from cache. */
+    private static InvocationResponse acceptRequest(InboundSequence seq, long n, MessageContext mc, BftwsNode node,
+                                                    RmDestination dest) throws AxisFault {
+        RmHeaders.SequenceHeader h = new RmHeaders.SequenceHeader(seq.id(), n);
         switch (seq.accept(h.number())) {
             case NEW -> {
                 mc.getEnvelope().build();

@@ -8,6 +8,8 @@ import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.axis2.client.MulticastSender;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.axis2.client.Target;
+import org.bftws.axis2.tier.NestedCallScope;
+import org.bftws.axis2.tier.NestedSequences;
 import org.bftws.rm.InboundSequence;
 import org.bftws.rm.OutboundSequence;
 import org.bftws.rm.Wsrm;
@@ -42,8 +44,14 @@ public final class OutHandler extends AbstractHandler {
         RmSource source = node.source();
         Target target = source.resolve(mc.getTo().getAddress());
         if (!Wsrm.isControlAction(mc.getWSAAction())) {
-            OutboundSequence seq = source.sequenceFor(mc);
+            // paper 3.4: a replica's call from inside an ordered execution is its group's nested call
+            org.bftws.axis2.bft.BftReplica replica = node.replica();
+            boolean nested = NestedCallScope.active() && replica != null && target.group() != null;
+            OutboundSequence seq = nested ? source.nestedSequenceFor(mc, replica.group()) : source.sequenceFor(mc);
             long n = seq.nextMessageNumber();
+            if (nested) {
+                mc.setMessageID(NestedSequences.messageId(seq.id(), n)); // the same on every caller replica
+            }
             RmHeaders.addSequence(mc.getEnvelope(), new RmHeaders.SequenceHeader(seq.id(), n));
             mc.setProperty(MulticastSender.SEQUENCE, seq);
             mc.setProperty(MulticastSender.MESSAGE_NUMBER, n);

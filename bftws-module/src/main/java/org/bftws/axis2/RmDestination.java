@@ -190,8 +190,9 @@ public final class RmDestination {
         holdWithTimeout(r, x);
         InboundSequence seq = sequences.find(seqId).orElse(null);
         TotalOrderInvoker total = seq == null ? null : totalOrderFor(seq.service());
-        if (total != null) {
+        if (total != null && mc.getProperty(NestedAdmission.COPY) == null) {
             // PBFT: a client retransmission is handed to the core again (it may have dropped or not yet seen it).
+            // Not a nested request's further copies: the admitted copy is in the core already.
             total.resubmit(new PendingRequest(seqId, n, mc));
         }
         return true;

@@ -16,12 +16,22 @@ import java.util.List;
  * @param protocol      ordering, WS-RM and client tunables
  * @param nodes         agreement nodes (3f+1, ids 0..3f) followed by execution nodes of Configuration III (2f+1)
  * @param dataDirectory where a node keeps its log, checkpoints and last-reply table; null keeps them in memory
+ * @param callers       services of the groups allowed to call this one with nested requests (paper 3.4); each such
+ *                      request is accepted only after p+1 identical copies from that group's replicas
  */
 public record GroupConfig(String service, URI endpoint, int f, Configuration configuration, boolean bftEnabled,
-                          SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory) {
+                          SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory,
+                          List<String> callers) {
 
     public GroupConfig {
         nodes = List.copyOf(nodes);
+        callers = List.copyOf(callers);
+    }
+
+    /** A group that no other group calls. */
+    public GroupConfig(String service, URI endpoint, int f, Configuration configuration, boolean bftEnabled,
+                       SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory) {
+        this(service, endpoint, f, configuration, bftEnabled, security, protocol, nodes, dataDirectory, List.of());
     }
 
     /** Nodes that take part in ordering, indexed by their id. */

@@ -42,8 +42,9 @@ final class GroupReader {
         new GroupComposition(g, f, configuration, problems).check(nodes, origins);
         nodes.sort(Comparator.comparing((NodeConfig n) -> !n.role().orders()).thenComparingInt(NodeConfig::id));
         Path data = g.attribute("dataDirectory").map(d -> base.resolve(d).normalize()).orElse(null);
+        List<String> callers = g.children("caller").stream().map(c -> c.required("group")).toList();
         return new GroupConfig(g.required("service"), URI.create(g.required("endpoint")), f, configuration, bft,
-                security, protocol, nodes, data);
+                security, protocol, nodes, data, callers);
     }
 
     private NodeConfig node(XmlElement n) {

@@ -41,6 +41,11 @@ public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> client
                 n -> n.serviceEndpoint().equals(endpoint) || n.controlEndpoint().equals(endpoint))).findFirst();
     }
 
+    /** The groups {@code callee} accepts nested requests from (its {@code <caller group>} elements). */
+    public List<GroupConfig> callersOf(GroupConfig callee) {
+        return callee.callers().stream().map(this::groupByService).flatMap(Optional::stream).toList();
+    }
+
     /** The keystore of node or client {@code party} (exact name), if replicas.xml names such a party. */
     public Optional<java.nio.file.Path> keystoreOf(String party) {
         return groups.stream().flatMap(g -> g.nodes().stream()).filter(n -> n.name().equals(party))

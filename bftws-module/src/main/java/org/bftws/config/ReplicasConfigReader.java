@@ -52,6 +52,7 @@ public final class ReplicasConfigReader {
             clientOrigins.put(client, c);
         }
         checkUniqueness(groups, groupOrigins, nodeOrigins, clients, clientOrigins, problems);
+        CallerCheck.check(groups, groupOrigins, problems);
         boolean needKeys = groups.stream().anyMatch(g -> g.security().needsKeys());
         if (needKeys && keyFiles.checksAnything() && problems.isEmpty()) {
             checkKeyFiles(keys, groups, nodeOrigins, clients, clientOrigins, keyFiles, problems);

@@ -32,6 +32,16 @@ public final class NestedRequestFilter {
         this.window = window;
     }
 
+    /** Whether a copy of number {@code n} would be counted now: not yet accepted and within the window. */
+    public boolean counts(long n) {
+        return n > acceptedBelow && !accepted.contains(n) && n <= acceptedBelow + window;
+    }
+
+    /** Whether number {@code n} was accepted. */
+    public boolean isAccepted(long n) {
+        return n > 0 && (n <= acceptedBelow || accepted.contains(n));
+    }
+
     /** Counts one caller replica's copy; returns the request when this copy made it accepted, else null. */
     public Request add(int caller, Request copy) {
         long n = copy.id().number();

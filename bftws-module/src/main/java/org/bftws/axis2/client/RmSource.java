@@ -11,6 +11,8 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.RmBodies;
+import org.bftws.axis2.tier.NestedSequences;
+import org.bftws.config.GroupConfig;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.rm.OutboundSequence;
 import org.bftws.rm.SequenceIds;
@@ -28,6 +30,8 @@ public final class RmSource {
     public static final String SEQUENCE_KEY = "bftws.sequenceKey";
     /** Options property: "false" sends this client's messages without WS-RM. */
     public static final String RM_ENABLED = "bftws.rm";
+    /** Sequence key of a group's virtual sequence for nested calls. */
+    private static final String NESTED_KEY = "bftws-nested";
 
     private final ConfigurationContext configuration;
     private final ReplicasConfig replicas;
@@ -65,8 +69,22 @@ public final class RmSource {
         return sequences.obtain(key, () -> create(address, backoff));
     }
 
+    /**
+     * Multi-tier (paper 3.4): the virtual sequence from this node's group {@code caller} to {@code mc}'s address,
+     * created on first use with the group's derived UUID, so every replica of the group uses the same sequence.
+     */
+    public OutboundSequence nestedSequenceFor(MessageContext mc, GroupConfig caller) throws AxisFault {
+        String address = mc.getTo().getAddress();
+        Object backoff = mc.getProperty(MulticastSender.BACKOFF);
+        return sequences.obtain(ClientSequences.key(address, NESTED_KEY),
+                () -> create(address, NestedSequences.callerUuid(caller), backoff));
+    }
+
     private OutboundSequence create(String address, Object backoff) throws AxisFault {
-        String uuid = UUID.randomUUID().toString();
+        return create(address, UUID.randomUUID().toString(), backoff);
+    }
+
+    private OutboundSequence create(String address, String uuid, Object backoff) throws AxisFault {
         OMElement response = call(address, Wsrm.CREATE_SEQUENCE, RmBodies.createSequence(uuid), backoff);
         String id = RmBodies.readCreateSequenceResponse(response);
         String expected = SequenceIds.derive(uuid, resolve(address).address());

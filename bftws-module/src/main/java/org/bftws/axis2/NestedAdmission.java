@@ -1,0 +1,133 @@
+package org.bftws.axis2;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.bftws.axis2.client.CanonicalBody;
+import org.bftws.axis2.delivery.HttpExchange;
+import org.bftws.axis2.tier.NestedRequestGate;
+import org.bftws.config.GroupConfig;
+import org.bftws.rm.InboundSequence;
+import org.bftws.security.AuthenticatedParty;
+import org.bftws.security.SecurityRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a replica meets nested requests (paper 3.4): {@link InHandler} asks it about every request on a caller
+ * group's virtual sequence or signed by a caller replica, before the request may enter ordering. Held copies keep
+ * their HTTP exchange suspended; when a quorum forms, the held identical copies join the admitted request (each is
+ * answered with its reply) and differing ones get a fault; copies held longer than the hold timeout get the
+ * retry-later fault (they stay counted).
+ */
+final class NestedAdmission {
+    private static final Logger LOG = LoggerFactory.getLogger(NestedAdmission.class);
+
+    /**
+     * Message context property of a nested copy: only the copy that completed the quorum enters PBFT; the others
+     * (each signed by another caller replica, so different bytes) only wait for its reply, as more variants of one
+     * request would crowd the core's per-request variants (and cost a digest each) for nothing.
+     */
+    static final String COPY = "bftws.nestedCopy";
+
+    /** What InHandler does next: hold the copy, or take the ordinary path and then let {@code join} join it. */
+    record Outcome(boolean held, List<MessageContext> join) {
+    }
+
+    private final NestedRequestGate<MessageContext> gate;
+    private final RmDestination destination;
+    private final RmCounters counters;
+    private final Duration hold;
+
+    NestedAdmission(GroupConfig callee, List<GroupConfig> callers, long window, RmDestination destination,
+                    RmCounters counters, ScheduledExecutorService timer) {
+        this.gate = new NestedRequestGate<>(callee.endpoint(), callers, (int) Math.min(window, Integer.MAX_VALUE));
+        this.destination = destination;
+        this.counters = counters;
+        this.hold = callee.protocol().clientTimeout();
+        timer.scheduleWithFixedDelay(this::expire, 100, 100, TimeUnit.MILLISECONDS);
+    }
+
+    boolean concerns(String sequenceId, MessageContext mc) {
+        return gate.concerns(sequenceId, signer(mc));
+    }
+
+    /** A virtual sequence answers duplicates only after the gate compared them (GlobalInHandler must not). */
+    boolean isVirtualSequence(String sequenceId) {
+        return gate.isVirtualSequence(sequenceId);
+    }
+
+    /** Judges one copy; RmFault when it is refused. */
+    Outcome admit(String sequenceId, long n, MessageContext mc) throws AxisFault {
+        String signer = signer(mc);
+        mc.getEnvelope().build();
+        mc.setProperty(COPY, Boolean.TRUE);
+        NestedRequestGate.Verdict<MessageContext> v = gate.admit(sequenceId, n, signer, content(mc), mc,
+                System.nanoTime());
+        if (v instanceof NestedRequestGate.Refused<MessageContext> r) {
+            throw RmFault.invalidMessage("nested request refused: " + r.reason());
+        }
+        if (v instanceof NestedRequestGate.Held<MessageContext>) {
+            LOG.debug("holding the copy of nested message {} of {} from {}", n, sequenceId, signer);
+            return new Outcome(true, List.of());
+        }
+        if (v instanceof NestedRequestGate.Admitted<MessageContext> a) {
+            LOG.debug("admitted nested message {} of {} with the copy from {}", n, sequenceId, signer);
+            for (MessageContext differing : a.refused()) {
+                counters.refused.incrementAndGet();
+                answer(differing, RmFault.invalidMessage("nested request refused: this copy of message " + n + " of "
+                        + sequenceId + " differs from the one the caller group's quorum sent, which was admitted"));
+            }
+            return new Outcome(false, a.join());
+        }
+        return new Outcome(false, List.of());
+    }
+
+    /** The held identical copies of an admitted request wait for its reply (or get it from the last-reply table). */
+    void join(InboundSequence seq, long n, List<MessageContext> copies) throws AxisFault {
+        for (MessageContext copy : copies) {
+            if (!destination.join(seq.id(), n, copy) && !destination.answerFromCache(seq.id(), n, copy)) {
+                answer(copy, RmFault.notYetAvailable("message " + n + " of " + seq.id() + " was admitted and is "
+                        + "being ordered; retransmit it"));
+            }
+        }
+    }
+
+    private void expire() {
+        try {
+            for (MessageContext mc : gate.expire(System.nanoTime() - hold.toNanos())) {
+                counters.holdTimeouts.incrementAndGet();
+                answer(mc, RmFault.notYetAvailable("fewer than p+1 replicas of the calling group sent this nested "
+                        + "request within " + hold.toMillis() + " ms; retransmit it"));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("could not expire held nested copies: {}", e.toString(), e);
+        }
+    }
+
+    private static void answer(MessageContext mc, RmFault fault) {
+        HttpExchange x = HttpExchange.of(mc);
+        if (x != null) {
+            x.answer(FaultEnvelopes.serialise(mc, fault));
+        }
+    }
+
+    private static String signer(MessageContext mc) {
+        return mc.getProperty(SecurityRuntime.AUTHENTICATED_PARTY) instanceof AuthenticatedParty p ? p.name() : null;
+    }
+
+    /** What identical copies share: the action, the MessageID and the body's canonical form (no signatures). */
+    static byte[] content(MessageContext mc) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] head = (mc.getWSAAction() + "\n" + mc.getMessageID() + "\n").getBytes(StandardCharsets.UTF_8);
+        out.writeBytes(head);
+        out.writeBytes(CanonicalBody.of(mc.getEnvelope().getBody()));
+        return out.toByteArray();
+    }
+}

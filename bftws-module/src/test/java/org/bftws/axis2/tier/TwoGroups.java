@@ -1,0 +1,152 @@
+package org.bftws.axis2.tier;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.client.Options;
+import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.engine.Handler;
+import org.apache.axis2.engine.Phase;
+import org.apache.axis2.transport.http.SimpleHTTPServer;
+import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.NodeServer;
+import org.bftws.axis2.client.BftwsConfigurator;
+import org.bftws.config.KeyFileCheck;
+import org.bftws.config.ReplicasConfigReader;
+import org.bftws.samples.echo.EchoRelayService;
+import org.bftws.samples.echo.EchoServiceArchive;
+import org.bftws.security.KeyGenerator;
+
+/**
+ * The 3-tier echo in one JVM: four replicas of the echo relay (group EchoRelayService, f=1), four of the backend
+ * echo (group EchoService, f=1, which names the relay group as its caller), each an Axis2 engine of its own on a free
+ * loopback port, keygen's keys, profile {@code mac}; and client1, which calls the relay group. Closing stops all.
+ */
+final class TwoGroups implements AutoCloseable {
+    static final String RELAY = "http://relay.bftws.test/axis2/services/EchoRelayService";
+    static final String BACKEND = "http://echo.bftws.test/axis2/services/EchoService";
+    static final Path AXIS2_XML = Path.of("..", "conf", "axis2.xml").toAbsolutePath().normalize();
+
+    private final Path dir;
+    final Path replicasXml;
+    private final List<SimpleHTTPServer> servers = new ArrayList<>();
+    /** relay0..3 then backend0..3. */
+    final List<ConfigurationContext> nodes = new ArrayList<>();
+    private final List<ConfigurationContext> clients = new ArrayList<>();
+    private final String previousBackend;
+
+    /** Starts both groups; {@code extra}, when not null, joins relay {@code byzantine}'s MessageOut phase. */
+    TwoGroups(Path dir, int byzantine, Handler extra) throws Exception {
+        this.dir = dir;
+        int[] ports = NodeServer.freePorts(8);
+        StringBuilder b = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"
+                + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n");
+        group(b, "EchoRelayService", RELAY, "relay", ports, 0, "");
+        group(b, "EchoService", BACKEND, "backend", ports, 4, "<caller group=\"EchoRelayService\"/>\n");
+        b.append("<client name=\"client1\"/>\n</replicas>\n");
+        replicasXml = Files.writeString(dir.resolve("replicas.xml"), b);
+        new KeyGenerator(ReplicasConfigReader.read(replicasXml, KeyFileCheck.none()), false).run();
+        previousBackend = System.setProperty(EchoRelayService.BACKEND, BACKEND);
+        try {
+            for (int i = 0; i < 8; i++) {
+                String party = i < 4 ? "relay" + i : "backend" + (i - 4);
+                ConfigurationContext ctx = BftwsConfigurator.context(repository(dir.resolve(party), true), AXIS2_XML,
+                        replicasXml, party);
+                if (i == byzantine && extra != null) {
+                    for (Phase phase : ctx.getAxisConfiguration().getOutFlowPhases()) {
+                        if ("MessageOut".equals(phase.getPhaseName())) {
+                            phase.addHandler(extra); // before Security: the replica signs what it altered
+                        }
+                    }
+                }
+                nodes.add(ctx);
+                SimpleHTTPServer server = new SimpleHTTPServer(ctx, ports[i]);
+                server.start();
+                servers.add(server);
+            }
+            for (ConfigurationContext ctx : nodes) {
+                for (int t = 0; t < 500 && BftwsNode.of(ctx).replica() == null; t++) {
+                    Thread.sleep(20);
+                }
+                if (BftwsNode.of(ctx).replica() == null) {
+                    throw new IllegalStateException("a node did not start its replica role");
+                }
+            }
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    private static void group(StringBuilder b, String service, String endpoint, String prefix, int[] ports, int first,
+                              String callers) {
+        b.append("<group service=\"").append(service).append("\" endpoint=\"").append(endpoint).append("\" f=\"1\">\n")
+                .append("<security profile=\"mac\"/>\n<protocol batchMaxDelay=\"1ms\" viewChangeTimeout=\"5s\" "
+                        + "retransmissionInterval=\"200ms\" clientTimeout=\"3s\"/>\n");
+        for (int i = 0; i < 4; i++) {
+            int port = ports[first + i];
+            b.append("<node id=\"").append(i).append("\" name=\"").append(prefix).append(i)
+                    .append("\" serviceEndpoint=\"http://127.0.0.1:").append(port).append("/axis2/services/")
+                    .append(service).append("\" controlEndpoint=\"http://127.0.0.1:").append(port)
+                    .append("/axis2/services/BftControl\"/>\n");
+        }
+        b.append(callers).append("</group>\n");
+    }
+
+    static Path repository(Path dir, boolean withServices) throws IOException {
+        Path modules = Files.createDirectories(dir.resolve("modules"));
+        Files.copy(Path.of("target", "axis2-modules", "addressing.mar"), modules.resolve("addressing.mar"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Files.createDirectories(dir.resolve("services"));
+        if (withServices) {
+            EchoServiceArchive.writeTo(dir.resolve("services"));
+        }
+        return dir;
+    }
+
+    /** A ServiceClient of client1 addressed to the relay group. */
+    ServiceClient client() throws Exception {
+        ConfigurationContext ctx = BftwsConfigurator.context(repository(dir.resolve("client" + clients.size()), false),
+                AXIS2_XML, replicasXml, "client1");
+        clients.add(ctx);
+        ServiceClient c = new ServiceClient(ctx, null);
+        Options o = new Options();
+        o.setTo(new EndpointReference(RELAY));
+        o.setAction("http://bftws.org/samples/echo/echo");
+        o.setTimeOutInMilliSeconds(60_000);
+        c.setOptions(o);
+        return c;
+    }
+
+    BftwsNode relay(int i) {
+        return BftwsNode.of(nodes.get(i));
+    }
+
+    BftwsNode backend(int i) {
+        return BftwsNode.of(nodes.get(4 + i));
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (ConfigurationContext c : clients) {
+            c.terminate();
+        }
+        for (SimpleHTTPServer s : servers) {
+            s.stop();
+        }
+        for (ConfigurationContext c : nodes) {
+            c.terminate();
+        }
+        if (previousBackend == null) {
+            System.clearProperty(EchoRelayService.BACKEND);
+        } else {
+            System.setProperty(EchoRelayService.BACKEND, previousBackend);
+        }
+    }
+}
