@@ -137,8 +137,11 @@ final class ViewChangeProtocol {
 
     void onViewChange(ViewChange vc) {
         if (vc.newView() <= replica.view()) {
-            if (!replica.viewChanging) {
-                resendNewView(vc.sender());
+            // Only the new-view: a view-change may come relayed (a status answer resends those a new-view names), and
+            // answering each with view-changes again, to their authors, made the nodes relay them to each other
+            // without end. A node that then lacks a named view-change gets it from the status exchange.
+            if (!replica.viewChanging && lastNewView != null) {
+                replica.out.toNode(vc.sender(), lastNewView);
             }
             return;
         }
