@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Answers status messages: when a peer reports the same position twice in a row (it is stuck), this node resends
- * what the peer may lack: the new-view of the current view, its own view-change (unless the peer's status says it
+ * what the peer may lack: the new-view of the current view with the view-changes it names, its own view-change (unless the peer's status says it
  * holds it), the stable checkpoint's proof, its own newer checkpoints, its own votes and the primary's pre-prepares
  * for the slots above the peer's position, and the batches it committed after the peer's position (which the peer
  * takes once f+1 nodes vouch for them). Only the sender's own messages and transferable (signed) ones of others are
@@ -88,7 +88,7 @@ final class StatusResponder {
             }
         } else if (!replica.viewChanging && st.view() < replica.view() && vc.lastNewView() != null
                 && replica.now - vc.installedAt() >= NEW_VIEW_HOLD_OFF * replica.options.statusPeriod()) {
-            replica.out.toNode(st.sender(), vc.lastNewView());
+            vc.resendNewView(st.sender());
         }
     }
 

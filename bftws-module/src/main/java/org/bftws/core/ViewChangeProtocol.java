@@ -22,6 +22,15 @@ final class ViewChangeProtocol {
     private final TreeMap<Integer, ViewChange> latest = new TreeMap<>();
     private ViewChange mine;
     private NewView lastNewView;
+    /** The view-changes {@link #lastNewView} names, in its order: resent with it to a node that lacks them. */
+    private List<ViewChange> lastNewViewChanges = List.of();
+    /**
+     * A new-view from the right primary naming a view-change this node does not hold (lost, or its sender sent
+     * others another one): entered once the named one arrives (a peer's status answer resends it). The highest only.
+     */
+    private NewView pendingNewView;
+    /** View-changes received for {@link #pendingNewView} that {@link #latest} does not keep (an older one). */
+    private final TreeMap<Integer, ViewChange> forPending = new TreeMap<>();
     private int targetView;
     /** When 2f+1 view-changes for the target view were in (the new-view timer runs from then), or -1. */
     private long quorumSince = -1;
@@ -54,6 +63,20 @@ final class ViewChangeProtocol {
 
     NewView lastNewView() {
         return lastNewView;
+    }
+
+    /** The view-changes the last new-view names, which a node needs with it to check it. */
+    List<ViewChange> lastNewViewChanges() {
+        return lastNewViewChanges;
+    }
+
+    /** Sends the current view's new-view to {@code node}, and then the view-changes it names (see {@link #onNewView}). */
+    void resendNewView(int node) {
+        if (lastNewView == null) {
+            return;
+        }
+        replica.out.toNode(node, lastNewView);
+        lastNewViewChanges.stream().filter(vc -> vc.sender() != node).forEach(vc -> replica.out.toNode(node, vc));
     }
 
     /** The tick at which this node entered its current view. */
@@ -114,6 +137,9 @@ final class ViewChangeProtocol {
 
     void onViewChange(ViewChange vc) {
         if (vc.newView() <= replica.view()) {
+            // Only the new-view: a view-change may come relayed (a status answer resends those a new-view names), and
+            // answering each with view-changes again, to their authors, made the nodes relay them to each other
+            // without end. A node that then lacks a named view-change gets it from the status exchange.
             if (!replica.viewChanging && lastNewView != null) {
                 replica.out.toNode(vc.sender(), lastNewView);
             }
@@ -124,12 +150,23 @@ final class ViewChangeProtocol {
             replica.out.drop(vc, problem);
             return;
         }
+        if (pendingNewView != null && pendingNewView.viewChanges().stream().anyMatch(r -> r.names(vc))) {
+            forPending.put(vc.sender(), vc);
+            onNewView(pendingNewView); // installs it if this was the last one missing
+            if (replica.view() >= vc.newView()) {
+                return;
+            }
+        }
         ViewChange previous = latest.get(vc.sender());
         if (previous != null && previous.newView() >= vc.newView()) {
             return;
         }
         latest.put(vc.sender(), vc);
-        joinIfOthersMovedOn();
+        if (pendingNewView == null || pendingNewView.view() < vc.newView()) {
+            // (with a new-view for this view waiting for its last view-changes, joining would only announce a
+            // view-change that the others answer with that new-view again)
+            joinIfOthersMovedOn();
+        }
         noteQuorum();
         maybeSendNewView(vc.newView());
     }
@@ -163,12 +200,13 @@ final class ViewChangeProtocol {
         if (forView.size() < membership.quorum()) {
             return;
         }
-        List<ViewChange> chosen = forView.subList(0, membership.quorum());
+        List<ViewChange> chosen = List.copyOf(forView.subList(0, membership.quorum()));
         NewViewPlan plan = NewViewPlan.compute(membership, view, chosen);
-        NewView nv = new NewView(view, chosen, plan.prePrepares(), replica.id());
+        NewView nv = new NewView(view, chosen.stream().map(ViewChangeRef::of).toList(), plan.prePrepares(),
+                replica.id());
         newViewSentFor = view;
         replica.out.toAgreementNodes(nv);
-        install(nv, plan);
+        install(nv, chosen, plan);
     }
 
     void onNewView(NewView nv) {
@@ -183,32 +221,54 @@ final class ViewChangeProtocol {
             return;
         }
         Set<Integer> senders = new TreeSet<>();
-        for (ViewChange vc : nv.viewChanges()) {
-            if (vc.newView() != nv.view()) {
-                replica.out.drop(nv, "carries a view-change for view " + vc.newView());
-                return;
-            }
-            String problem = validator.problem(vc);
-            if (problem != null) {
-                replica.out.drop(nv, "carries an invalid view-change: " + problem);
-                return;
-            }
-            senders.add(vc.sender());
-        }
+        nv.viewChanges().forEach(r -> senders.add(r.sender()));
         if (senders.size() < membership.quorum() || senders.size() != nv.viewChanges().size()) {
             replica.out.drop(nv, "needs " + membership.quorum() + " view-changes from distinct nodes");
             return;
         }
-        NewViewPlan plan = NewViewPlan.compute(membership, nv.view(), nv.viewChanges());
+        List<ViewChange> named = new ArrayList<>();
+        for (ViewChangeRef ref : nv.viewChanges()) {
+            ViewChange vc = held(ref, nv.view());
+            if (vc == null) {
+                // Not here (yet): wait for it rather than refuse; a stuck status brings it (StatusResponder).
+                if (pendingNewView == null || pendingNewView.view() < nv.view()) {
+                    forPending.clear();
+                    pendingNewView = nv;
+                } else if (pendingNewView.view() == nv.view()) {
+                    pendingNewView = nv;
+                }
+                return;
+            }
+            named.add(vc);
+        }
+        NewViewPlan plan = NewViewPlan.compute(membership, nv.view(), named);
         if (!plan.prePrepares().equals(nv.prePrepares())) {
             replica.out.drop(nv, "its pre-prepares do not follow from its view-changes");
             return;
         }
-        install(nv, plan);
+        install(nv, named, plan);
     }
 
-    private void install(NewView nv, NewViewPlan plan) {
+    /**
+     * The valid view-change for {@code view} that {@code ref} names, if this node holds it. Every one held passed
+     * the {@link ViewChangeValidator} on arrival (and its signatures the adapter's check), as the embedded ones did.
+     */
+    private ViewChange held(ViewChangeRef ref, int view) {
+        for (ViewChange vc : new ViewChange[] {latest.get(ref.sender()), forPending.get(ref.sender())}) {
+            if (vc != null && vc.newView() == view && ref.names(vc)) {
+                return vc;
+            }
+        }
+        return null;
+    }
+
+    private void install(NewView nv, List<ViewChange> named, NewViewPlan plan) {
         lastNewView = nv;
+        lastNewViewChanges = List.copyOf(named);
+        if (pendingNewView != null && pendingNewView.view() <= nv.view()) {
+            pendingNewView = null;
+        }
+        forPending.values().removeIf(vc -> vc.newView() <= nv.view());
         installedAt = replica.now;
         targetView = nv.view();
         latest.values().removeIf(vc -> vc.newView() <= nv.view());

@@ -74,7 +74,6 @@ final class Signatures {
                 list.addAll(c.prepares());
             }
         } else if (m instanceof NewView nv) {
-            list.addAll(nv.viewChanges());
             list.addAll(nv.prePrepares());
         } else if (m instanceof StateSnapshot s) {
             list.addAll(s.proof());

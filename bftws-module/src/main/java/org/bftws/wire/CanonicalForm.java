@@ -63,7 +63,8 @@ public final class CanonicalForm {
             }
         } else if (m instanceof NewView nv) {
             out.writeInt(nv.view());
-            messages(nv.viewChanges(), out);
+            out.writeInt(nv.viewChanges().size());
+            nv.viewChanges().forEach(r -> out.writeInt(r.sender()).writeDigest(r.digest()));
             messages(nv.prePrepares(), out);
         } else if (m instanceof FetchRequests fr) {
             out.writeInt(fr.digests().size());

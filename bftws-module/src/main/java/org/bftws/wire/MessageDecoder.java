@@ -25,6 +25,7 @@ import org.bftws.core.RequestRef;
 import org.bftws.core.StateSnapshot;
 import org.bftws.core.Status;
 import org.bftws.core.ViewChange;
+import org.bftws.core.ViewChangeRef;
 
 import static org.bftws.wire.WireNames.*;
 
@@ -181,13 +182,10 @@ final class MessageDecoder {
         int view = view(in);
         int from = from(in);
         ChildCursor c = in.children();
-        List<ViewChange> viewChanges = new ArrayList<>();
-        for (XmlInput vc : c.many(MessageKind.VIEW_CHANGE.element(), limits.nodes())) {
-            ViewChange v = viewChange(vc);
-            if (v.newView() != view) {
-                throw vc.problem("inconsistent: a view-change to view " + v.newView() + " in the new-view of " + view);
-            }
-            viewChanges.add(v);
+        List<ViewChangeRef> viewChanges = new ArrayList<>();
+        for (XmlInput ref : c.many(VIEW_CHANGE_REF, limits.nodes())) {
+            viewChanges.add(new ViewChangeRef(from(ref), ref.digest(DIGEST)));
+            ref.done();
         }
         List<PrePrepare> prePrepares = new ArrayList<>();
         for (XmlInput pp : c.many(MessageKind.PRE_PREPARE.element(), limits.maxSlots())) {

@@ -26,6 +26,7 @@ import org.bftws.core.RequestRef;
 import org.bftws.core.StateSnapshot;
 import org.bftws.core.Status;
 import org.bftws.core.ViewChange;
+import org.bftws.core.ViewChangeRef;
 
 import static org.bftws.wire.WireNames.*;
 
@@ -83,7 +84,11 @@ final class MessageEncoder {
             }
         } else if (m instanceof NewView nv) {
             attr(e, VIEW, nv.view());
-            nv.viewChanges().forEach(vc -> encode(vc, e));
+            for (ViewChangeRef r : nv.viewChanges()) {
+                OMElement ref = factory.createOMElement(VIEW_CHANGE_REF, ns, e);
+                attr(ref, FROM, r.sender());
+                attr(ref, DIGEST, r.digest());
+            }
             nv.prePrepares().forEach(pp -> encode(pp, e));
         } else if (m instanceof FetchRequests fr) {
             for (Digest d : fr.digests()) {

@@ -54,8 +54,7 @@ public final class Proofs {
                 list.addAll(c.prepares());
             }
         } else if (m instanceof NewView nv) {
-            list.addAll(nv.viewChanges());
-            list.addAll(nv.prePrepares());
+            list.addAll(nv.prePrepares()); // its view-changes travel on their own (ViewChangeRef)
         } else if (m instanceof StateSnapshot s) {
             list.addAll(s.proof());
         }

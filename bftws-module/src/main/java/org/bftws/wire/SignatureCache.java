@@ -126,8 +126,7 @@ public final class SignatureCache implements SignatureSource {
             }
         }
         if (newest != null) {
-            embedded.addAll(newest.prePrepares());
-            newest.viewChanges().forEach(vc -> addEmbedded(vc, embedded));
+            embedded.addAll(newest.prePrepares()); // its view-changes are held entries of the current view: above
         }
         return embedded;
     }

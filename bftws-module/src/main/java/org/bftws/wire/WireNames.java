@@ -14,6 +14,8 @@ public final class WireNames {
     static final String REF = "Ref";
     static final String REQUEST = "Request";
     static final String CERTIFICATE = "Certificate";
+    /** In a new-view: one view-change it is built on, by sender and digest. */
+    static final String VIEW_CHANGE_REF = "ViewChangeRef";
     static final String WANT = "Want";
     static final String STATE = "State";
 

@@ -15,6 +15,10 @@ class ViewChangeTest {
         return new ViewChange(view, 0, Checkpoints.GENESIS, List.of(), List.of(), sender);
     }
 
+    private static List<ViewChangeRef> refs(List<ViewChange> vcs) {
+        return vcs.stream().map(ViewChangeRef::of).toList();
+    }
+
     @Test
     void aSilentPrimaryIsReplacedAndThePendingRequestExecutesInTheNewView() {
         TestCluster c = TestCluster.configurationI();
@@ -79,7 +83,7 @@ class ViewChangeTest {
         c.inject(3, emptyViewChange(2, 1));
         assertTrue(((Replica) c.nodes[3]).isViewChanging(), "node 3 moved towards view 2");
         List<ViewChange> forView1 = List.of(emptyViewChange(1, 0), emptyViewChange(1, 1), emptyViewChange(1, 2));
-        c.inject(3, new NewView(1, forView1, List.of(), 1));
+        c.inject(3, new NewView(1, refs(forView1), List.of(), 1));
         assertEquals(0, c.nodes[3].view(), "a valid new-view for view 1 is ignored once view 2 was announced");
         assertTrue(c.views.get(3).isEmpty());
     }
@@ -116,16 +120,106 @@ class ViewChangeTest {
     @Test
     void aNewViewWhosePrePreparesDoNotFollowFromItsViewChangesIsRefused() {
         TestCluster c = TestCluster.configurationI();
-        List<ViewChange> vcs = List.of(emptyViewChange(1, 0), emptyViewChange(1, 2), emptyViewChange(1, 3));
+        c.inject(2, emptyViewChange(1, 0));
+        c.inject(2, emptyViewChange(1, 3)); // node 2 joins them and announces its own
+        List<ViewChange> vcs = List.of(emptyViewChange(1, 0), c.replica(2).viewChanges().mine(), emptyViewChange(1, 3));
         Request r = TestCluster.request("c", 1);
         PrePrepare invented = new PrePrepare(1, 1, new Batch(List.of(r.ref())), 1);
-        c.inject(2, new NewView(1, vcs, List.of(invented), 1));
+        c.inject(2, new NewView(1, refs(vcs), List.of(invented), 1));
         assertTrue(c.droppedSomething(2, "do not follow from its view-changes"));
         assertEquals(0, c.nodes[2].view());
-        c.inject(2, new NewView(1, vcs.subList(0, 2), List.of(), 1));
+        c.inject(2, new NewView(1, refs(vcs.subList(0, 2)), List.of(), 1));
         assertTrue(c.droppedSomething(2, "needs 3 view-changes"));
-        c.inject(2, new NewView(1, vcs, List.of(), 1));
+        c.inject(2, new NewView(1, refs(vcs), List.of(), 1));
         assertEquals(1, c.nodes[2].view(), "the honest new-view is accepted");
+    }
+
+    /** Node 1's view-change to view 1 carrying a prepared certificate for slot 1 (request r, primary 0). */
+    private static ViewChange viewChangeWithCertificate(int sender, Request r) {
+        PrePrepare pp = new PrePrepare(0, 1, new Batch(List.of(r.ref())), 0);
+        PreparedCertificate cert = new PreparedCertificate(pp,
+                List.of(new Prepare(0, 1, pp.digest(), 2), new Prepare(0, 1, pp.digest(), 3)));
+        return new ViewChange(1, 0, Checkpoints.GENESIS, List.of(), List.of(cert), sender);
+    }
+
+    @Test
+    void aNewViewNamesItsViewChangesByDigestSoItsSizeDoesNotGrowWithTheirCertificates() {
+        TestCluster c = TestCluster.configurationI();
+        Request r = TestCluster.request("c", 1);
+        c.send(r);
+        c.deliverAll(f -> !(f.message() instanceof Commit));
+        c.down[0] = true;
+        List<NewView> sent = new java.util.ArrayList<>();
+        List<ViewChange> viewChanges = new java.util.ArrayList<>();
+        c.tickAndDeliver(3 * TIMEOUT, f -> {
+            if (f.message() instanceof NewView nv) {
+                sent.add(nv);
+            } else if (f.message() instanceof ViewChange vc && vc.newView() == 1) {
+                viewChanges.add(vc);
+            }
+            return !(f.message() instanceof Commit m && m.view() == 0);
+        });
+        assertTrue(!sent.isEmpty(), "node 1 sent the new-view of view 1");
+        NewView nv = sent.get(0);
+        assertEquals(3, nv.viewChanges().size());
+        for (ViewChangeRef ref : nv.viewChanges()) {
+            assertTrue(viewChanges.stream().anyMatch(ref::names), ref + " names a view-change that was sent to all");
+        }
+        assertTrue(viewChanges.stream().allMatch(vc -> vc.prepared().size() == 1), "each carries the certificate");
+        for (int i = 1; i < 4; i++) {
+            assertEquals(1, c.nodes[i].view(), "node " + i + " entered view 1 from the digests");
+        }
+    }
+
+    @Test
+    void aBackupMissingANamedViewChangeEntersTheViewOnceItArrivesNotBefore() {
+        TestCluster c = TestCluster.configurationI();
+        Request r = TestCluster.request("c", 1);
+        ViewChange fromZero = viewChangeWithCertificate(0, r);
+        c.inject(2, emptyViewChange(1, 3));
+        c.inject(2, emptyViewChange(1, 0)); // node 2 joins (f+1 moved on)...
+        ViewChange mine = c.replica(2).viewChanges().mine();
+        // ...but the new primary built view 1 on another view-change of node 0, which node 2 has not received
+        List<ViewChange> named = List.of(fromZero, mine, emptyViewChange(1, 3));
+        PrePrepare reproposal = new PrePrepare(1, 1, new Batch(List.of(r.ref())), 1);
+        c.inject(2, new NewView(1, refs(named), List.of(reproposal), 1));
+        assertEquals(0, c.nodes[2].view(), "it cannot recompute the re-proposals without node 0's view-change");
+        assertTrue(!c.droppedSomething(2, "do not follow"), "and does not refuse the new-view either");
+        c.inject(2, fromZero);
+        assertEquals(1, c.nodes[2].view(), "the named view-change completes the new-view");
+        assertEquals(reproposal, c.replica(2).log.get(1).prePrepare);
+    }
+
+    @Test
+    void aNewViewNamingAnAlteredViewChangeIsNotEnteredOnTheOneItsSenderSent() {
+        TestCluster c = TestCluster.configurationI();
+        Request r = TestCluster.request("c", 1);
+        ViewChange honest = viewChangeWithCertificate(0, r);
+        c.inject(2, honest);
+        c.inject(2, emptyViewChange(1, 3));
+        // the faulty new primary drops node 0's certificate: a view-change with another digest than node 0's
+        ViewChange altered = emptyViewChange(1, 0);
+        List<ViewChange> named = List.of(altered, c.replica(2).viewChanges().mine(), emptyViewChange(1, 3));
+        c.inject(2, new NewView(1, refs(named), List.of(), 1));
+        assertEquals(0, c.nodes[2].view(), "node 2 holds node 0's real view-change, whose certificate must be kept");
+        assertTrue(!honest.digest().equals(altered.digest()));
+    }
+
+    @Test
+    void aNodeThatMissedTheViewChangeIsSentTheNewViewWithTheViewChangesItNames() {
+        TestCluster c = TestCluster.configurationI();
+        Request r = TestCluster.request("c", 1);
+        c.send(r);
+        c.deliverAll(f -> !(f.message() instanceof Commit));
+        c.down[0] = true;
+        c.tickAndDeliver(3 * TIMEOUT, f -> !(f.message() instanceof Commit m && m.view() == 0));
+        assertEquals(1, c.nodes[1].view());
+        c.down[0] = false;
+        c.inflightClear();
+        // node 0 comes back in view 0, without the view-changes of view 1: the status exchange brings the new-view and
+        // the view-changes it names
+        c.tickAndDeliver(20 * TIMEOUT);
+        assertEquals(1, c.nodes[0].view(), "node 0 entered view 1 from the resent new-view and view-changes");
     }
 
     @Test

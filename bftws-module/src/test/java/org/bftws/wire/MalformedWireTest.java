@@ -125,9 +125,12 @@ class MalformedWireTest {
                         "pbft:Certificate[1]: more than 4 pbft:Prepare elements"),
                 Arguments.of("a proof checkpoint for another state", bundle(viewChange(1, checkpoint(0, D2, 0, ""))),
                         "pbft:Messages/pbft:ViewChange[1]: inconsistent: proof Checkpoint(n0"),
-                Arguments.of("a view-change for another view in a new-view",
-                        bundle("<pbft:NewView view=\"2\" from=\"2\">" + viewChange(3, "") + "</pbft:NewView>"),
-                        "pbft:Messages/pbft:NewView[1]/pbft:ViewChange[1]: inconsistent: a view-change to view 3 in the new-view of 2"),
+                Arguments.of("a whole view-change in a new-view (it names view-changes by digest)",
+                        bundle("<pbft:NewView view=\"2\" from=\"2\">" + viewChange(2, "") + "</pbft:NewView>"),
+                        "pbft:Messages/pbft:NewView[1]: unexpected element pbft:ViewChange after child 0"),
+                Arguments.of("a view-change reference without a digest in a new-view",
+                        bundle("<pbft:NewView view=\"2\" from=\"2\"><pbft:ViewChangeRef from=\"1\"/></pbft:NewView>"),
+                        "pbft:Messages/pbft:NewView[1]/pbft:ViewChangeRef[1]: attribute digest is missing"),
                 Arguments.of("a re-proposal by another node in a new-view",
                         bundle("<pbft:NewView view=\"2\" from=\"2\">" + prePrepare(2, 9, 1, "") + "</pbft:NewView>"),
                         "pbft:Messages/pbft:NewView[1]/pbft:PrePrepare[1]: inconsistent: a re-proposal must be node 2's in view 2"),
@@ -194,17 +197,17 @@ class MalformedWireTest {
     }
 
     @Test
-    void aMalformedPrepareDeepInsideANewViewIsNamedByItsFullPath() throws Exception {
+    void aMalformedPrepareDeepInsideAViewChangeIsNamedByItsFullPath() throws Exception {
         BundleCodec codec = new BundleCodec(WireLimits.of(4, 64, 256));
-        String xml = Xml.text(codec.encode(List.of(SampleMessages.newView()), BundleCodecTest.fakeSignatures(), true,
-                Xml.FACTORY, null));
-        // the second prepare of the first certificate of the first view-change gets a stray attribute
+        String xml = Xml.text(codec.encode(List.of(SampleMessages.viewChange(2, 1, 2)), BundleCodecTest.fakeSignatures(),
+                true, Xml.FACTORY, null));
+        // the second prepare of the first certificate of the view-change gets a stray attribute
         int vc = xml.indexOf("<pbft:ViewChange");
         int cert = xml.indexOf("<pbft:Certificate", vc);
         int prepare2 = xml.indexOf("<pbft:Prepare ", xml.indexOf("<pbft:Prepare ", cert) + 1);
         String broken = xml.substring(0, prepare2) + "<pbft:Prepare extra=\"1\" " + xml.substring(prepare2 + 14);
         WireFormatException e = assertThrows(WireFormatException.class, () -> codec.decode(Xml.parse(broken)));
-        assertEquals("pbft:Messages/pbft:NewView[1]/pbft:ViewChange[1]/pbft:Certificate[1]/pbft:Prepare[2]", e.element());
+        assertEquals("pbft:Messages/pbft:ViewChange[1]/pbft:Certificate[1]/pbft:Prepare[2]", e.element());
         assertEquals("unexpected attribute extra", e.problem());
     }
 

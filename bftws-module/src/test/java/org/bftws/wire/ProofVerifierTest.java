@@ -104,47 +104,42 @@ class ProofVerifierTest {
     }
 
     @Test
-    void aNewViewWhoseEmbeddedCheckpointWasChangedOnTheWayIsRefused() throws Exception {
-        NewView nv = SampleMessages.newView();
-        Map<Message, byte[]> sigs = signedByTheirSenders(nv);
-        String xml = Xml.text(CODEC.encode(List.of(nv), x -> Optional.of(sigs.get(x)), true, Xml.FACTORY, null));
-        // on the way, node 0's checkpoint in the second view-change's proof is made to claim node 3
-        int vc2 = xml.indexOf("<pbft:ViewChange", xml.indexOf("<pbft:ViewChange") + 1);
-        int cp = xml.indexOf("from=\"0\"", xml.indexOf("<pbft:Checkpoint", vc2));
+    void aViewChangeWhoseEmbeddedCheckpointWasChangedOnTheWayIsRefused() throws Exception {
+        ViewChange vc = SampleMessages.viewChange(2, 1, 2);
+        Map<Message, byte[]> sigs = signedByTheirSenders(vc);
+        String xml = Xml.text(CODEC.encode(List.of(vc), x -> Optional.of(sigs.get(x)), true, Xml.FACTORY, null));
+        // on the way, node 0's checkpoint in the view-change's proof is made to claim node 3
+        int cp = xml.indexOf("from=\"0\"", xml.indexOf("<pbft:Checkpoint"));
         String tampered = xml.substring(0, cp) + "from=\"3\"" + xml.substring(cp + 8);
-        ProofRefusal e = refused(CODEC.decode(Xml.parse(tampered)).messages().get(0), 2);
-        // the outermost signature covering the change fails first: the new-view's own
+        ProofRefusal e = refused(CODEC.decode(Xml.parse(tampered)).messages().get(0), 1);
+        // the outermost signature covering the change fails first: the view-change's own
         assertEquals(RefusalReason.FORGED_PROOF, e.reason());
-        assertTrue(e.getMessage().contains("NewView(v2 3 re-proposed from 2) is not signed by node 2"), e.getMessage());
+        assertTrue(e.getMessage().contains(vc + " is not signed by node 1"), e.getMessage());
     }
 
     @Test
-    void aNewPrimaryThatAltersAnEmbeddedViewChangeAndSignsTheResultIsRefused() throws Exception {
-        NewView honest = SampleMessages.newView();
-        Map<Message, byte[]> sigs = signedByTheirSenders(honest);
-        ViewChange vc1 = honest.viewChanges().get(1);
-        // the faulty primary 2 drops node 1's certificates from its view-change, keeping node 1's signature on it
-        ViewChange altered = new ViewChange(vc1.newView(), vc1.stableSeq(), vc1.stableDigest(), vc1.stableProof(),
-                List.of(), vc1.sender());
-        sigs.put(altered, sigs.get(vc1));
-        NewView nv = new NewView(2, List.of(honest.viewChanges().get(0), altered, honest.viewChanges().get(2)),
-                honest.prePrepares(), 2);
-        sigs.put(nv, signers[2].sign(nv));
-        ProofRefusal e = refused(arrived(nv, sigs), 2);
+    void aNewViewWhoseReproposalWasChangedOnTheWayIsRefused() throws Exception {
+        NewView nv = SampleMessages.newView();
+        Map<Message, byte[]> sigs = signedByTheirSenders(nv);
+        PrePrepare changed = new PrePrepare(2, 131, nv.prePrepares().get(0).batch(), 2);
+        List<PrePrepare> reproposed = List.of(nv.prePrepares().get(0), nv.prePrepares().get(1), changed);
+        NewView tampered = new NewView(2, nv.viewChanges(), reproposed, 2);
+        sigs.put(tampered, sigs.get(nv));
+        sigs.put(changed, sigs.get(nv.prePrepares().get(2)));
+        ProofRefusal e = refused(arrived(tampered, sigs), 2);
         assertEquals(RefusalReason.FORGED_PROOF, e.reason());
-        assertTrue(e.getMessage().contains(altered + " inside NewView(v2 3 re-proposed from 2) is not signed by node 1"),
-                e.getMessage());
+        assertTrue(e.getMessage().contains(tampered + " is not signed by node 2"), e.getMessage());
     }
 
     @Test
     void aDeepPrepareWhoseSignatureWasAlteredIsRefused() throws Exception {
-        NewView nv = SampleMessages.newView();
-        Map<Message, byte[]> sigs = signedByTheirSenders(nv);
-        Prepare deep = nv.viewChanges().get(1).prepared().get(1).prepares().get(1);
+        ViewChange vc = SampleMessages.viewChange(2, 1, 2);
+        Map<Message, byte[]> sigs = signedByTheirSenders(vc);
+        Prepare deep = vc.prepared().get(1).prepares().get(1);
         sigs.get(deep)[10] ^= 1;
-        ProofRefusal e = refused(arrived(nv, sigs), 2);
+        ProofRefusal e = refused(arrived(vc, sigs), 1);
         assertEquals(RefusalReason.FORGED_PROOF, e.reason());
-        assertTrue(e.getMessage().contains(deep + " inside NewView"), e.getMessage());
+        assertTrue(e.getMessage().contains(deep + " inside ViewChange"), e.getMessage());
     }
 
     @Test

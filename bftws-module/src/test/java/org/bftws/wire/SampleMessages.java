@@ -80,14 +80,19 @@ final class SampleMessages {
         return new ViewChange(newView, 128, STATE_128, stableProof(128, STATE_128), prepared, sender);
     }
 
-    /** The new-view of view 2 (primary 2) with 2f+1 view-changes, two of them carrying certificates. */
+    /** The 2f+1 view-changes {@link #newView()} names, two of them carrying certificates. */
+    static List<ViewChange> newViewChanges() {
+        return List.of(viewChange(2, 0, 2), viewChange(2, 1, 2), viewChange(2, 2, 0));
+    }
+
+    /** The new-view of view 2 (primary 2) built on {@link #newViewChanges()}. */
     static NewView newView() {
-        List<ViewChange> vcs = List.of(viewChange(2, 0, 2), viewChange(2, 1, 2), viewChange(2, 2, 0));
+        List<ViewChange> vcs = newViewChanges();
         List<PrePrepare> reproposed = List.of(
                 new PrePrepare(2, 129, vcs.get(0).prepared().get(0).prePrepare().batch(), 2),
                 new PrePrepare(2, 130, vcs.get(0).prepared().get(1).prePrepare().batch(), 2),
                 new PrePrepare(2, 131, Batch.NULL, 2));
-        return new NewView(2, vcs, reproposed, 2);
+        return new NewView(2, vcs.stream().map(org.bftws.core.ViewChangeRef::of).toList(), reproposed, 2);
     }
 
     /** One message of every core type. */

@@ -52,6 +52,8 @@ public final class BftReplica {
     private final BundleCodec codec;
     private final ProofVerifier verifier;
     private final SignatureCache signatures;
+    /** Signs a next primary's likely re-proposals while it waits for view-changes; null without keys. */
+    private final ReproposalPresigner presigner;
     private final TotalOrderInvoker invoker;
     private final TotalOrderManager manager;
     private final ReplicaChannels channels;
@@ -91,6 +93,10 @@ public final class BftReplica {
         Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
         this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage, journal);
         invoker.attach(manager);
+        this.presigner = signer == null ? null : new ReproposalPresigner(signer, signatures, membership);
+        if (presigner != null) {
+            manager.ownViewChangesTo(presigner::ownViewChangeSent);
+        }
         if (journal != null) {
             // Proofs in the journal keep other nodes' signatures; after a restart they go back into the cache.
             journal.recoveredSignatures().forEach(signatures::put);
@@ -136,6 +142,9 @@ public final class BftReplica {
 
     public void stop() throws InterruptedException {
         manager.stop();
+        if (presigner != null) {
+            presigner.stop();
+        }
         channels.stop();
         invoker.stop();
         replies.stop();

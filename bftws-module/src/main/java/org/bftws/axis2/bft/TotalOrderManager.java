@@ -38,6 +38,8 @@ public final class TotalOrderManager {
     private final Journal journal;
     /** The signatures (from the signature cache) of the messages in a record's proof, for the journal. */
     private java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> proofSignatures = r -> List.of();
+    /** Told of every view-change this node sends (see {@link ReproposalPresigner}). */
+    private java.util.function.Consumer<org.bftws.core.ViewChange> ownViewChanges = vc -> { };
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "bftws-pbft-ticks");
         t.setDaemon(true);
@@ -62,6 +64,10 @@ public final class TotalOrderManager {
         this.onStable = onStable;
         this.measurements = new Measurements(core.id());
         this.trace = new ViewChangeTrace(name, core.id(), System::nanoTime);
+    }
+
+    void ownViewChangesTo(java.util.function.Consumer<org.bftws.core.ViewChange> listener) {
+        this.ownViewChanges = listener;
     }
 
     void signaturesFrom(java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> source) {
@@ -183,6 +189,9 @@ public final class TotalOrderManager {
                     replies.reply(r);
                 } else {
                     channels.send(s.to(), s.message());
+                    if (s.message() instanceof org.bftws.core.ViewChange vc && vc.sender() == core.id()) {
+                        ownViewChanges.accept(vc);
+                    }
                 }
             } else if (o instanceof Output.Execute || o instanceof Output.TakeCheckpoint || o instanceof Output.InstallState) {
                 invoker.enqueue(o);
