@@ -65,16 +65,14 @@ final class TransferFigures {
             long t0 = System.nanoTime();
             group.restart(backup, false);
             ReplicaTimings t;
-            if (mode == Mode.LOADED) {
-                g.clients().start(tag + "c", 1);
-                t = awaitTransfer(g, backup, 300, true);
-            } else {
-                // the others' status messages tell the restarted replica where the stable checkpoint is
-                t = awaitTransfer(g, backup, 300, false);
-                if (t != null) {
-                    g.clients().start(tag + "c", 1);
-                    t = awaitTransfer(g, backup, 300, true);
-                }
+            try {
+                t = transfer(g, backup, mode, tag);
+            } catch (ReplicaDied e) {
+                // a row that says so, and the next group: the other sizes and modes are still worth measuring
+                g.clients().stop();
+                out.printf(Locale.ROOT, "| %d | %s | - | - | %s | | |%n", elements, mode.label, e.getMessage());
+                out.flush();
+                return;
             }
             double caughtUp = (System.nanoTime() - t0) / 1e9;
             g.clients().stop();
@@ -87,6 +85,28 @@ final class TransferFigures {
         }
     }
 
+    /** Restarted replica {@code backup}'s timings once it installed a state (and executes again); null: timeout. */
+    private static ReplicaTimings transfer(MeasureGroup g, int backup, Mode mode, String tag) throws Exception {
+        if (mode == Mode.LOADED) {
+            g.clients().start(tag + "c", 1);
+            return awaitTransfer(g, backup, 300, true);
+        }
+        // the others' status messages tell the restarted replica where the stable checkpoint is
+        ReplicaTimings t = awaitTransfer(g, backup, 300, false);
+        if (t != null) {
+            g.clients().start(tag + "c", 1);
+            t = awaitTransfer(g, backup, 300, true);
+        }
+        return t;
+    }
+
+    /** The restarted replica is gone (it ran out of heap, typically). */
+    private static final class ReplicaDied extends RuntimeException {
+        ReplicaDied(String message) {
+            super(message);
+        }
+    }
+
     /**
      * Waits until replica {@code i} installed a transferred state (and, with {@code executing}, executes past the
      * stable checkpoint again); null after the timeout.
@@ -95,7 +115,15 @@ final class TransferFigures {
             throws InterruptedException {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
-            ReplicaTimings t = g.timings(i);
+            ReplicaTimings t;
+            try {
+                t = g.timings(i);
+            } catch (IllegalStateException noAnswer) {
+                if (g.group().alive(i)) {
+                    throw noAnswer;
+                }
+                throw new ReplicaDied(ReplicaGroup.name(i) + " died during the transfer (out of heap? see its log)");
+            }
             if (t.series("transfer").count() > 0 && (!executing || t.executed() > t.stable())) {
                 return t;
             }
