@@ -126,7 +126,7 @@ final class StateTransfer {
             out.drop(s, "no proof, and not the stable checkpoint this node knows");
             return null;
         }
-        byte[] bytes = s.state();
+        byte[] bytes = s.sharedBytes();
         if (!Digest.of(bytes).equals(claimed)) {
             out.drop(s, "state does not match the stable checkpoint's digest");
             return null;

@@ -140,12 +140,12 @@ final class StatusResponder {
         long s = cp.stableSeq();
         byte[] stable = execution == null ? null : execution.encodedState(s);
         if (s > 0 && s >= fs.seq() && stable != null) {
-            out.toNode(fs.sender(), new StateSnapshot(s, stable, cp.stableProof(), self));
+            out.toNode(fs.sender(), StateSnapshot.handingOver(s, stable, cp.stableProof(), self));
             return;
         }
         byte[] own = execution == null ? null : execution.encodedState(fs.seq());
         if (own != null) {
-            out.toNode(fs.sender(), new StateSnapshot(fs.seq(), own, java.util.List.of(), self));
+            out.toNode(fs.sender(), StateSnapshot.handingOver(fs.seq(), own, java.util.List.of(), self));
             return;
         }
         out.drop(fs, "no checkpoint at or after " + fs.seq() + " here");

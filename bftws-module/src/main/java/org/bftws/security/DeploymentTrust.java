@@ -34,8 +34,16 @@ public final class DeploymentTrust {
         }
     }
 
+    private static final LoadedOnce<DeploymentTrust> LOADED = new LoadedOnce<>();
+
+    /** The truststore at {@code truststore}, read once per process and version of the file (see {@link LoadedOnce}). */
     public static DeploymentTrust load(Path truststore, char[] password) {
-        return new DeploymentTrust(Pkcs12.load(truststore, password));
+        return LOADED.get(truststore, password, () -> new DeploymentTrust(Pkcs12.load(truststore, password)));
+    }
+
+    /** How many times this process read a truststore file. */
+    static int fileReads() {
+        return LOADED.reads();
     }
 
     /** The certificate registered for party {@code name}, if the deployment knows it. */

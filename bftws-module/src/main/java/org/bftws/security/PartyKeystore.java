@@ -35,8 +35,26 @@ public final class PartyKeystore {
         this.macKeys = Collections.unmodifiableMap(new TreeMap<>(macKeys));
     }
 
-    /** Reads the keystore of party {@code name}; IllegalStateException naming the file when it lacks that key. */
+    /** What this process read of each keystore file, by party: a file is read once (see {@link LoadedOnce}). */
+    private static final java.util.concurrent.ConcurrentMap<String, LoadedOnce<PartyKeystore>> LOADED =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The keys of party {@code name} in {@code file}; IllegalStateException naming the file when it lacks that key.
+     * Read from the file once per process (and version of the file): every component of a node asks for its keys
+     * and gets the same immutable value; another password than the first reader's reads the file again.
+     */
     public static PartyKeystore load(Path file, String name, char[] password) {
+        return LOADED.computeIfAbsent(name, n -> new LoadedOnce<>()).get(file, password, () -> read(file, name, password));
+    }
+
+    /** How many times this process read a keystore file of party {@code name}. */
+    static int fileReads(String name) {
+        LoadedOnce<PartyKeystore> l = LOADED.get(name);
+        return l == null ? 0 : l.reads();
+    }
+
+    private static PartyKeystore read(Path file, String name, char[] password) {
         KeyStore store = Pkcs12.load(file, password);
         try {
             Key key = store.getKey(name, password);

@@ -41,7 +41,10 @@ public final class WsSecurity {
         Merlin crypto = new Merlin();
         crypto.setTrustStore(trust.keyStore());
         if (self != null) {
-            java.security.KeyStore own = Pkcs12.empty();
+            // In memory only, never written: a PKCS#12 store would derive a PBKDF2 key to protect the entry here and
+            // again when Merlin reads it (about 0.3 s of CPU each in a cold JVM, at a restarted replica's first
+            // client request, that is while it fetches its state); the keys on disk keep their PKCS#12 protection.
+            java.security.KeyStore own = inMemoryStore();
             try {
                 own.setKeyEntry(self.name(), self.privateKey(), storePassword,
                         self.chain().toArray(new java.security.cert.X509Certificate[0]));
@@ -127,5 +130,15 @@ public final class WsSecurity {
     /** Signers' certificates whose path to the trust anchors this verifier remembers (tests). */
     int certificatesRemembered() {
         return verifier.certificatesRemembered();
+    }
+
+    private static java.security.KeyStore inMemoryStore() {
+        try {
+            java.security.KeyStore store = java.security.KeyStore.getInstance("JKS");
+            store.load(null, null);
+            return store;
+        } catch (java.security.GeneralSecurityException | java.io.IOException e) {
+            throw new IllegalStateException("the JDK has no JKS keystore", e);
+        }
     }
 }

@@ -103,8 +103,8 @@ final class Tamperer {
                 return new Reply(r.request(), r.view(), wrong, self);
             }
         } else if (m instanceof StateSnapshot s) {
-            if (behaviors.contains(Behavior.BAD_STATE) && s.state().length > 0) {
-                byte[] bad = s.state();
+            if (behaviors.contains(Behavior.BAD_STATE) && s.size() > 0) {
+                byte[] bad = s.stateCopy();
                 bad[rnd.nextInt(bad.length)] ^= 1;
                 return new StateSnapshot(s.seq(), bad, s.proof(), self);
             }

@@ -53,6 +53,16 @@ public final class CanonicalWriter {
         return writeRaw(data);
     }
 
+    /** Length (4 bytes) then the bytes from the view's position to its limit (the view's position is kept). */
+    public CanonicalWriter writeBytes(java.nio.ByteBuffer data) {
+        int length = data.remaining();
+        writeInt(length);
+        ensure(length);
+        data.duplicate().get(buffer, size, length);
+        size += length;
+        return this;
+    }
+
     /** Length of the UTF-8 form (4 bytes) then the UTF-8 bytes. */
     public CanonicalWriter writeString(String text) {
         return writeBytes(text.getBytes(StandardCharsets.UTF_8));

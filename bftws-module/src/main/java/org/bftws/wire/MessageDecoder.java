@@ -37,6 +37,9 @@ import static org.bftws.wire.WireNames.*;
  * byte budget spans all of its messages.
  */
 final class MessageDecoder {
+    /** One line per state snapshot decoded (its step in docs/recovery.md's transfer breakdown). */
+    private static final org.slf4j.Logger STATE_LOG = org.slf4j.LoggerFactory.getLogger("org.bftws.axis2.bft.TransferTrace");
+
     private final WireLimits limits;
     private Map<Message, byte[]> signatures;
     private long budget;
@@ -204,7 +207,10 @@ final class MessageDecoder {
         long seq = seq(in, SEQ);
         ChildCursor c = in.children();
         XmlInput stateElement = c.one(STATE);
+        long started = System.nanoTime();
         byte[] state = spend(stateElement.textBytes(limits.maxStateBytes()), stateElement);
+        STATE_LOG.info("transfer: state of {} bytes at n{} read from its base64 text in {} ms", state.length, seq,
+                (System.nanoTime() - started) / 1_000_000);
         stateElement.done();
         List<Checkpoint> proof = checkpoints(c);
         c.end();
@@ -213,7 +219,8 @@ final class MessageDecoder {
                 throw in.problem("inconsistent: proof " + cp + " is not for sequence number " + seq);
             }
         }
-        return new StateSnapshot(seq, state, proof, from(in));
+        // the decoded array is this method's own: handed over, not copied
+        return StateSnapshot.handingOver(seq, state, proof, from(in));
     }
 
     private List<Checkpoint> checkpoints(ChildCursor c) throws WireFormatException {

@@ -161,13 +161,13 @@ class CheckpointAndStateTransferTest {
             });
         }
         StateSnapshot s = snapshots.get(0);
-        byte[] bad = s.state();
+        byte[] bad = s.stateCopy();
         bad[bad.length - 1] ^= 1;
         c.inject(3, new StateSnapshot(s.seq(), bad, s.proof(), s.sender()));
         assertTrue(c.droppedSomething(3, "does not match the stable checkpoint"));
         assertEquals(0, c.nodes[3].lastExecuted(), "the corrupted state was not installed");
         List<Checkpoint> tooSmall = s.proof().subList(0, 2);
-        c.inject(3, new StateSnapshot(s.seq(), s.state(), tooSmall, s.sender()));
+        c.inject(3, new StateSnapshot(s.seq(), s.stateCopy(), tooSmall, s.sender()));
         assertTrue(c.droppedSomething(3, "proof does not show the checkpoint stable"));
         c.inject(3, s);
         assertEquals(8, c.nodes[3].lastExecuted(), "the genuine snapshot installs");

@@ -137,7 +137,9 @@ public final class TotalOrderInvoker implements Runnable {
                     manager.measurements().checkpointStarted(t.seq());
                     manager.onCheckpointState(t.seq(), manager.measurements().stateTaken(state.getState()));
                 } else if (o instanceof Output.InstallState s) {
+                    long started = System.nanoTime();
                     state.setState(s.applicationState());
+                    manager.transferTrace().stateSet(s.seq(), System.nanoTime() - started);
                     manager.onStateInstalled(s.seq());
                 }
             } catch (AxisFault | RuntimeException e) {

@@ -48,6 +48,7 @@ public final class TotalOrderManager {
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
     private final Measurements measurements;
     private final ViewChangeTrace trace;
+    private final TransferTrace transferTrace;
     private long lastStable;
     /** Owned by the ticker thread (read under the lock by it only). */
     private TickClock clock;
@@ -64,6 +65,7 @@ public final class TotalOrderManager {
         this.onStable = onStable;
         this.measurements = new Measurements(core.id());
         this.trace = new ViewChangeTrace(name, core.id(), System::nanoTime);
+        this.transferTrace = new TransferTrace(name, core.id(), System::nanoTime);
     }
 
     void ownViewChangesTo(java.util.function.Consumer<org.bftws.core.ViewChange> listener) {
@@ -121,6 +123,7 @@ public final class TotalOrderManager {
         if (messages.isEmpty()) {
             return;
         }
+        transferTrace.received(messages);
         synchronized (this) {
             List<Output> outputs = new java.util.ArrayList<>();
             for (Message m : messages) {
@@ -201,6 +204,7 @@ public final class TotalOrderManager {
         }
         measurements.observe(outputs, core.stableCheckpoint());
         trace.observe(outputs);
+        transferTrace.observe(outputs);
         view = core.view();
         if (core.stableCheckpoint() != lastStable) {
             lastStable = core.stableCheckpoint();
@@ -237,6 +241,11 @@ public final class TotalOrderManager {
 
     public int view() {
         return view;
+    }
+
+    /** The step log of state transfers (docs/recovery.md). */
+    TransferTrace transferTrace() {
+        return transferTrace;
     }
 
     /** Checkpoint, state transfer and view change timings (docs/recovery.md). */
