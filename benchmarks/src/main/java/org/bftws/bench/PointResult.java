@@ -37,7 +37,7 @@ record PointResult(BenchSetup setup, BenchPoint point, String status, int reques
 
     /** Process names that have a CPU column, in column order. */
     static final List<String> PROCESSES = List.of("replica0", "replica1", "replica2", "replica3", "exec0", "exec1",
-            "exec2", CpuSamples.CLIENT);
+            "exec2", "relay0", "relay1", "relay2", "relay3", CpuSamples.CLIENT);
 
     PointResult {
         cpu = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(cpu));

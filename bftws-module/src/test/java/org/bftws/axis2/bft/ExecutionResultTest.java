@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +19,6 @@ import org.apache.axis2.context.ConfigurationContextFactory;
 import org.apache.axis2.description.AxisService;
 import org.bftws.axis2.delivery.ServiceDelivery;
 import org.bftws.samples.echo.EchoService;
-import org.bftws.samples.echo.EchoServiceArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,19 +113,10 @@ class ExecutionResultTest {
     }
 
     private RequestContexts node(String name) throws Exception {
-        Path repo = repository(dir.resolve(name));
+        Path repo = EchoRepository.create(dir.resolve(name));
         ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 repo.toString(), PLAIN_AXIS2_XML.toString());
         AxisService service = ctx.getAxisConfiguration().getService("EchoService");
         return new RequestContexts(ctx, service);
-    }
-
-    private static Path repository(Path dir) throws IOException {
-        Path modules = Files.createDirectories(dir.resolve("modules"));
-        Files.copy(Path.of("target", "axis2-modules", "addressing.mar"), modules.resolve("addressing.mar"),
-                StandardCopyOption.REPLACE_EXISTING);
-        Files.createDirectories(dir.resolve("services"));
-        EchoServiceArchive.writeTo(dir.resolve("services"));
-        return dir;
     }
 }

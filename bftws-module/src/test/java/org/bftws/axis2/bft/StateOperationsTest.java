@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.List;
 
@@ -23,7 +20,6 @@ import org.apache.axis2.description.AxisService;
 import org.apache.axis2.description.Parameter;
 import org.bftws.axis2.delivery.ServiceDelivery;
 import org.bftws.samples.echo.EchoService;
-import org.bftws.samples.echo.EchoServiceArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,7 +92,7 @@ class StateOperationsTest {
 
     private StateOperations node(String name, int pads) throws Exception {
         ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
-                repository(dir.resolve(name)).toString(), PLAIN_AXIS2_XML.toString());
+                EchoRepository.create(dir.resolve(name)).toString(), PLAIN_AXIS2_XML.toString());
         AxisService service = ctx.getAxisConfiguration().getService("EchoService");
         service.addParameter(new Parameter(EchoService.STATE_ELEMENTS, Integer.toString(pads)));
         RequestContexts c = new RequestContexts(ctx, service);
@@ -112,14 +108,5 @@ class StateOperationsTest {
             var reply = new ServiceDelivery().deliver(contexts.get(node).ownRequest("append", List.of(value).iterator()));
             assertTrue(reply != null && !reply.fault(), "append " + v);
         }
-    }
-
-    private static Path repository(Path dir) throws IOException {
-        Path modules = Files.createDirectories(dir.resolve("modules"));
-        Files.copy(Path.of("target", "axis2-modules", "addressing.mar"), modules.resolve("addressing.mar"),
-                StandardCopyOption.REPLACE_EXISTING);
-        Files.createDirectories(dir.resolve("services"));
-        EchoServiceArchive.writeTo(dir.resolve("services"));
-        return dir;
     }
 }
