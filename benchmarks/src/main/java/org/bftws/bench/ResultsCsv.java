@@ -64,7 +64,8 @@ final class ResultsCsv {
 
     static List<PointResult> read(Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        if (lines.isEmpty() || !split(lines.get(0)).equals(header())) {
+        List<String> columns = lines.isEmpty() ? List.of() : split(lines.get(0));
+        if (!readable(columns)) {
             throw new IOException(file + " is not a results file of this version (its header differs)");
         }
         List<PointResult> results = new ArrayList<>();
@@ -73,13 +74,13 @@ final class ResultsCsv {
                 continue;
             }
             List<String> cells = split(lines.get(i));
-            if (cells.size() != header().size()) {
+            if (cells.size() != columns.size()) {
                 throw new IOException(file + ":" + (i + 1) + ": " + cells.size() + " cells, expected "
-                        + header().size());
+                        + columns.size());
             }
             Map<String, String> c = new LinkedHashMap<>();
             for (int k = 0; k < cells.size(); k++) {
-                c.put(header().get(k), cells.get(k));
+                c.put(columns.get(k), cells.get(k));
             }
             try {
                 results.add(row(c));
@@ -88,6 +89,17 @@ final class ResultsCsv {
             }
         }
         return results;
+    }
+
+    /**
+     * This version's header, or one written before some nodes had a CPU column (e.g. the 3-tier echo's relay nodes):
+     * such a file is read with those nodes' CPU empty, so {@code --only} can add rows to an older run's file.
+     */
+    private static boolean readable(List<String> columns) {
+        List<String> current = header();
+        return !columns.isEmpty() && columns.size() == new java.util.HashSet<>(columns).size()
+                && current.containsAll(columns)
+                && current.stream().filter(h -> !columns.contains(h)).allMatch(h -> h.startsWith("cpu_"));
     }
 
     private static PointResult row(Map<String, String> c) {

@@ -54,6 +54,36 @@ class ResultsCsvTest {
     }
 
     @Test
+    void aFileWrittenBeforeSomeNodesHadACpuColumnIsReadWithTheirCpuEmpty() throws IOException {
+        BenchSetup c1 = BenchSetup.bft(Configuration.I, SecurityProfile.MAC);
+        Path file = dir.resolve("results.csv");
+        ResultsCsv.write(file, List.of(SampleResults.ok(c1, 10, 8, 150.5, 52.3, 8.6)));
+        // the same file as an older version wrote it: no relay columns (the 3-tier echo's nodes came later)
+        List<String> lines = java.nio.file.Files.readAllLines(file);
+        List<String> header = ResultsCsv.split(lines.get(0));
+        List<Integer> relay = new java.util.ArrayList<>();
+        for (int k = 0; k < header.size(); k++) {
+            if (header.get(k).startsWith("cpu_relay")) {
+                relay.add(k);
+            }
+        }
+        StringBuilder older = new StringBuilder();
+        for (String line : lines) {
+            List<String> cells = new java.util.ArrayList<>(ResultsCsv.split(line));
+            for (int k = relay.size() - 1; k >= 0; k--) {
+                cells.remove((int) relay.get(k));
+            }
+            older.append(String.join(",", cells.stream().map(c -> c.contains(",") ? "\"" + c + "\"" : c).toList()))
+                    .append('\n');
+        }
+        java.nio.file.Files.writeString(file, older);
+
+        PointResult back = ResultsCsv.read(file).get(0);
+        assertEquals(8.6, back.cpu().get("replica3"), 1e-9);
+        assertEquals(null, back.cpu().get("relay0"), "no figure for a node the file has no column for");
+    }
+
+    @Test
     void quotedCellsMayHoldCommasAndDoubledQuotes() {
         assertEquals(List.of("a", "b, \"c\"", "", "d"), ResultsCsv.split("a,\"b, \"\"c\"\"\",,d"));
     }
