@@ -14,7 +14,7 @@ import org.apache.axis2.context.MessageContext;
  */
 final class ReceivedBytes {
     /** Message context property: the request's bytes as received (set by the module's message builder). */
-    static final String PROPERTY = "bftws.rawRequest";
+    static final String PROPERTY = SecurityRuntime.RECEIVED_BYTES;
 
     private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     private static final int DECLARATION_LIMIT = 200;
@@ -22,16 +22,21 @@ final class ReceivedBytes {
     private ReceivedBytes() {
     }
 
-    /** The bytes of {@code mc} if they are plain UTF-8 XML, else null. */
-    static byte[] plainUtf8(MessageContext mc) {
-        if (!(mc.getProperty(PROPERTY) instanceof byte[] bytes)) {
-            return null;
-        }
+    /** The bytes of {@code mc} as received, null when none were kept. */
+    static byte[] of(MessageContext mc) {
+        return mc.getProperty(PROPERTY) instanceof byte[] bytes ? bytes : null;
+    }
+
+    /** The charset {@code mc}'s content type named, null when none. */
+    static String charsetOf(MessageContext mc) {
         Object charset = mc.getProperty(Constants.Configuration.CHARACTER_SET_ENCODING);
-        if (charset != null && !"UTF-8".equalsIgnoreCase(charset.toString().trim())) {
-            return null;
-        }
-        return isPlainUtf8Xml(bytes) ? bytes : null;
+        return charset == null ? null : charset.toString();
+    }
+
+    /** Whether bytes read with {@code charset} (null: none named) are plain UTF-8 XML, which DOM reads alike. */
+    static boolean readAlike(byte[] bytes, String charset) {
+        boolean utf8 = charset == null || "UTF-8".equalsIgnoreCase(charset.trim());
+        return utf8 && isPlainUtf8Xml(bytes);
     }
 
     static boolean isPlainUtf8Xml(byte[] bytes) {

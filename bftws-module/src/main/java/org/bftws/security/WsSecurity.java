@@ -103,8 +103,9 @@ public final class WsSecurity {
      * ({@link ReceivedBytes}), else its parsed envelope.
      */
     public AuthenticatedParty verify(org.apache.axis2.context.MessageContext incoming) throws SecurityRefusal {
-        byte[] received = ReceivedBytes.plainUtf8(incoming);
-        return received != null ? verify(received) : verify(incoming.getEnvelope());
+        byte[] received = ReceivedBytes.of(incoming);
+        return received == null ? verify(incoming.getEnvelope())
+                : verifyAsRead(received, ReceivedBytes.charsetOf(incoming), incoming.getEnvelope());
     }
 
     /**
@@ -113,8 +114,7 @@ public final class WsSecurity {
      * {@link ReceivedBytes}), else the parsed envelope, so the signature vouches for what was read either way.
      */
     public AuthenticatedParty verifyAsRead(byte[] bytes, String charset, SOAPEnvelope parsed) throws SecurityRefusal {
-        boolean utf8 = charset == null || "UTF-8".equalsIgnoreCase(charset.trim());
-        return utf8 && ReceivedBytes.isPlainUtf8Xml(bytes) ? verify(bytes) : verify(parsed);
+        return ReceivedBytes.readAlike(bytes, charset) ? verify(bytes) : verify(parsed);
     }
 
     /** The same for a DOM envelope (verification marks nothing and changes nothing in it). */

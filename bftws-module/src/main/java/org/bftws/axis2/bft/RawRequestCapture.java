@@ -21,7 +21,7 @@ import org.apache.axis2.engine.AxisConfiguration;
 public final class RawRequestCapture implements Builder {
 
     /** Message context property: the request's bytes as received. */
-    public static final String RAW_BYTES = "bftws.rawRequest"; // the name security.ReceivedBytes reads
+    public static final String RAW_BYTES = org.bftws.security.SecurityRuntime.RECEIVED_BYTES;
 
     private static final String[] SOAP_TYPES = {"text/xml", "application/soap+xml"};
 

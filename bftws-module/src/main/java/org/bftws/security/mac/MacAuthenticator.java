@@ -1,13 +1,11 @@
 package org.bftws.security.mac;
 
-import java.io.ByteArrayInputStream;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.axiom.om.OMElement;
-import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.apache.axis2.AxisFault;
@@ -105,22 +103,11 @@ public final class MacAuthenticator implements MessageAuthenticator {
     }
 
     /**
-     * For a client's Voter, which reads each node's reply as bytes: the name of the node that MAC-authenticated
+     * For a client's Voter: the name of the node that MAC-authenticated
      * {@code reply} for this client; empty when the reply carries no authenticator (it must then be WS-Security
      * signed); SecurityRefusal when it carries one that does not verify.
-     */
-    public Optional<String> authenticateReply(byte[] reply, GroupConfig group) throws SecurityRefusal {
-        try {
-            return authenticateReply(OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(reply), null)
-                    .getSOAPEnvelope(), group);
-        } catch (org.apache.axiom.om.OMException e) {
-            throw new SecurityRefusal(RefusalReason.MALFORMED, "the reply is not a SOAP envelope: " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * The same for a reply the Voter already parsed: the MAC is checked over the very envelope whose content is voted
-     * on (read with the charset its content type names), not over a second reading of the bytes.
+     * The reply is the envelope the Voter parsed: the MAC is checked over the very envelope whose content is voted on
+     * (read with the charset its content type names), not over a second reading of the bytes.
      */
     public Optional<String> authenticateReply(SOAPEnvelope reply, GroupConfig group) throws SecurityRefusal {
         try {
