@@ -77,7 +77,7 @@ public final class BftReplica {
             PartyKeystore keys = PartyKeystore.load(group.node(name).keystore(), name, password);
             signer = MessageSigner.forNode(keys, directory);
             proofs = new ProofVerifier(directory, DeploymentTrust.load(security.truststore(), password), signatures,
-                    RelayedRequestVerifier.forGroup(config, group));
+                    RelayedRequestVerifier.forGroup(config, group), SequenceUsers.of(config, group));
         }
         this.verifier = proofs;
         Node core = Node.create(self, membership, CoreOptions.options(group.protocol()));
