@@ -50,11 +50,9 @@ record BenchPlan(List<Stage> stages) {
             for (Configuration c : options.configurations()) {
                 stages.add(new Stage(BenchSetup.bft(c, profile), grid));
             }
-            if (profile == SecurityProfile.MAC) {
-                // the paper's Fig. 8(b): the 3-tier echo of 100 elements at each client count
-                stages.add(new Stage(BenchSetup.threeTier(profile),
-                        options.clients().stream().map(c -> new BenchPoint(THREE_TIER_SIZE, c)).toList()));
-            }
+            // the paper's Fig. 8(b): the 3-tier echo of 100 elements at each client count, with both profiles
+            stages.add(new Stage(BenchSetup.threeTier(profile),
+                    options.clients().stream().map(c -> new BenchPoint(THREE_TIER_SIZE, c)).toList()));
         }
         if (!options.only().isEmpty()) {
             for (String id : options.only()) {
