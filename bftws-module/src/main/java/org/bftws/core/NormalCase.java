@@ -3,7 +3,6 @@ package org.bftws.core;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * PBFT's normal case at one agreement node (Castro and Liskov, section 4.2): the primary's proposals, pre-prepare,
@@ -25,9 +24,7 @@ final class NormalCase {
     private final OrderingLog log;
     private final Checkpoints checkpoints;
     private final CommitVouches vouches;
-    private final LocalAdmissions admissions;
-    /** Slots whose batch this backup holds but does not prepare: a gated request in it is not admitted here. */
-    private final TreeSet<Long> awaitingAdmission = new TreeSet<>();
+    private final AdmissionWaits admissionWaits;
     private final ArrayDeque<Message> future = new ArrayDeque<>();
 
     NormalCase(Replica replica) {
@@ -40,7 +37,7 @@ final class NormalCase {
         this.log = replica.log;
         this.checkpoints = replica.checkpoints;
         this.vouches = new CommitVouches(membership);
-        this.admissions = replica.admissions;
+        this.admissionWaits = new AdmissionWaits(replica, this);
     }
 
     /** Messages that arrived for a view this node has since entered, in arrival order; the buffer is emptied. */
@@ -81,7 +78,7 @@ final class NormalCase {
 
     /** Bodies asked for and still missing after the fetch timeout are asked from every agreement node. */
     void retryBodyFetches() {
-        retryAdmissionFetches();
+        admissionWaits.retryFetches();
         if (!requests.awaitsBodies()) {
             return; // the common case: nothing to scan on every tick
         }
@@ -192,7 +189,7 @@ final class NormalCase {
         if (!haveBodies(s, s.prePrepare.sender())) {
             return;
         }
-        if (replica.viewChanging || !admittedHere(s)) {
+        if (replica.viewChanging || !admissionWaits.admittedHere(s)) {
             return;
         }
         Prepare p = new Prepare(replica.view(), s.seq, s.prePrepare.digest(), id);
@@ -254,67 +251,9 @@ final class NormalCase {
         return Math.max(1, options.fetchTimeout() / 20);
     }
 
-    /**
-     * Whether this backup may vouch for the slot's batch with a prepare: every gated (nested) request in it passed
-     * this node's own admission, or the batch is a new view's re-proposal (its prepared certificate shows correct
-     * nodes checked it). A body the primary, or any node, relayed proves only that one caller replica signed it; the
-     * slot waits for the gate (correct caller replicas send their copies to every replica) and, meanwhile, asks
-     * again for the bodies it did not admit, so the adapter can match a relayed copy against what its gate admitted.
-     */
-    private boolean admittedHere(Slot s) {
-        if (s.reproposal || admissions.notAdmitted(s.prePrepare.batch()).isEmpty()) {
-            awaitingAdmission.remove(s.seq);
-            return true;
-        }
-        if (awaitingAdmission.add(s.seq)) {
-            s.admissionAskedAt = replica.now;
-        }
-        return false;
-    }
-
-    /**
-     * The gate admitted {@code r} here: slots that waited for it prepare now; a slot naming another copy of the same
-     * request (another caller replica's signature on it) asks for that copy again at once, which the adapter admits
-     * when its content is what the gate admitted.
-     */
+    /** The gate admitted {@code r} here: slots that waited for it may prepare now (see {@link AdmissionWaits}). */
     void admissionArrived(Request r) {
-        for (long seq : new ArrayList<>(awaitingAdmission)) { // preparing may commit, execute and add slots
-            Slot s = log.get(seq);
-            if (s == null || s.prepareSent || s.prePrepare == null || s.view != replica.view()) {
-                awaitingAdmission.remove(seq);
-                continue;
-            }
-            List<Digest> notAdmitted = admissions.notAdmitted(s.prePrepare.batch());
-            if (notAdmitted.isEmpty()) {
-                awaitingAdmission.remove(seq);
-                sendPrepareIfReady(s);
-                checkPrepared(s);
-            } else if (s.prePrepare.batch().requests().stream()
-                    .anyMatch(ref -> ref.id().equals(r.id()) && notAdmitted.contains(ref.digest()))) {
-                out.toAgreementNodes(new FetchRequests(notAdmitted, id));
-                s.admissionAskedAt = replica.now;
-            }
-        }
-    }
-
-    /** Asks again, every fetch timeout, for gated bodies that slots hold but this node did not admit. */
-    private void retryAdmissionFetches() {
-        for (long seq : new ArrayList<>(awaitingAdmission)) { // preparing may commit, execute and add slots
-            Slot s = log.get(seq);
-            if (s == null || s.prepareSent || s.prePrepare == null || s.view != replica.view()) {
-                awaitingAdmission.remove(seq);
-            } else if (replica.now - s.admissionAskedAt >= options.fetchTimeout()) {
-                List<Digest> notAdmitted = admissions.notAdmitted(s.prePrepare.batch());
-                if (notAdmitted.isEmpty()) {
-                    awaitingAdmission.remove(seq);
-                    sendPrepareIfReady(s);
-                    checkPrepared(s);
-                } else {
-                    out.toAgreementNodes(new FetchRequests(notAdmitted, id));
-                    s.admissionAskedAt = replica.now;
-                }
-            }
-        }
+        admissionWaits.admissionArrived(r);
     }
 
     void checkPrepared(Slot s) {
