@@ -48,7 +48,7 @@ final class AdmissionWaits {
     void admissionArrived(Request r) {
         for (long seq : new ArrayList<>(awaitingAdmission)) { // preparing may commit, execute and add slots
             Slot s = replica.log.get(seq);
-            if (s == null || s.prepareSent || s.prePrepare == null || s.view != replica.view()) {
+            if (s == null || s.prepareSent || s.committed || s.prePrepare == null || s.view != replica.view()) {
                 awaitingAdmission.remove(seq);
                 continue;
             }
@@ -69,7 +69,7 @@ final class AdmissionWaits {
     void retryFetches() {
         for (long seq : new ArrayList<>(awaitingAdmission)) { // preparing may commit, execute and add slots
             Slot s = replica.log.get(seq);
-            if (s == null || s.prepareSent || s.prePrepare == null || s.view != replica.view()) {
+            if (s == null || s.prepareSent || s.committed || s.prePrepare == null || s.view != replica.view()) {
                 awaitingAdmission.remove(seq);
             } else if (replica.now - s.admissionAskedAt >= replica.options.fetchTimeout()) {
                 List<Digest> notAdmitted = replica.admissions.notAdmitted(s.prePrepare.batch());

@@ -305,7 +305,14 @@ public final class Replica implements Node {
                 }
             }
             case TOO_FAR_AHEAD -> out.drop(r, "too far ahead of its client's last ordered request");
-            case TOO_MANY_VARIANTS -> out.drop(r, "its client sent too many different requests with this id");
+            case TOO_MANY_VARIANTS -> {
+                // Still a body a pre-prepare may await (a nested request has a variant per caller replica's signature)
+                if (requests.addAwaitedBody(r)) {
+                    normal.bodyArrived(r.digest());
+                } else {
+                    out.drop(r, "its client sent too many different requests with this id");
+                }
+            }
         }
         if (direct && admissions.gated(r.id()) && requests.body(r.digest()) != null) {
             normal.admissionArrived(r);

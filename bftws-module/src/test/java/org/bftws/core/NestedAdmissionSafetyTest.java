@@ -120,4 +120,33 @@ class NestedAdmissionSafetyTest {
             assertEquals(List.of(r.id()), c.executedIds(i), "node " + i + ": a backup fetches and prepares it");
         }
     }
+
+    @Test
+    void aBackupWhoseGateAdmittedAnotherCallerReplicasCopyAsksAgainForThePrimarysUntilItIsRecognised() {
+        TestCluster c = cluster();
+        RequestId id = new RequestId(NESTED, 1);
+        // Two caller replicas' copies of one request: same content, each with its own signature, so other bytes.
+        Request x = new Request(id, "echo a, signed by caller replica 2".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Request y = new Request(id, "echo a, signed by caller replica 0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        c.send(x, 0, 2, 3);
+        c.send(y, 1); // node 1's gate completed its quorum with replica 0's copy
+        List<FetchRequests> asked = new ArrayList<>();
+        List<Prepare> prepared = new ArrayList<>();
+        c.tickAndDeliver(3 * c.options.fetchTimeout(), f -> {
+            if (f.from() == 1 && f.message() instanceof FetchRequests fr && fr.digests().contains(x.digest())) {
+                asked.add(fr);
+            }
+            if (f.from() == 1 && f.message() instanceof Prepare p) {
+                prepared.add(p);
+            }
+            return !(f.message() instanceof Commit && f.to() == 1); // node 1 cannot learn the decision
+        });
+        assertNotNull(c.replica(1).requests.body(x.digest()), "node 1 holds the primary's copy, relayed");
+        assertTrue(prepared.isEmpty(), "a relayed copy is not an admission: " + prepared);
+        assertTrue(asked.size() >= 3, "node 1 asks again while it waits, so its adapter can recognise the copy: " + asked);
+        // The adapter recognises the relayed copy's content as what its gate admitted and hands it over as admitted.
+        c.send(x, 1);
+        c.tickAndDeliver(3 * c.options.statusPeriod());
+        assertEquals(List.of(x.id()), c.executedIds(1));
+    }
 }
