@@ -39,6 +39,13 @@ public final class GlobalInHandler extends AbstractHandler {
         if (nested != null && nested.isVirtualSequence(h.id())) {
             return InvocationResponse.CONTINUE; // a copy of a nested request is compared before it is answered
         }
+        if (seq != null && seq.peek(h.number()) == Arrival.DUPLICATE_DELIVERED) {
+            try {
+                SequenceOwnership.check(mc, h.id(), node); // a cached reply goes only to the sequence's owner
+            } catch (RmFault f) {
+                throw f.adaptTo(mc);
+            }
+        }
         if (seq != null && seq.peek(h.number()) == Arrival.DUPLICATE_DELIVERED
                 && node.destination().answerFromCache(h.id(), h.number(), mc)) {
             return InvocationResponse.ABORT;

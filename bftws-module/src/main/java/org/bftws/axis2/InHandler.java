@@ -86,6 +86,7 @@ public final class InHandler extends AbstractHandler {
             throw RmFault.unknownSequence(h.id() + " (it belongs to service " + seq.service() + ", not "
                     + serviceName(mc) + ")");
         }
+        SequenceOwnership.check(mc, seq.id(), node);
         mc.setProperty(SEQUENCE_ID, seq.id());
         mc.setProperty(MESSAGE_NUMBER, h.number());
         if (ControlService.NAME.equals(serviceName(mc))) {

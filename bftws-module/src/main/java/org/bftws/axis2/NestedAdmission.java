@@ -67,6 +67,11 @@ final class NestedAdmission {
         return gate.concerns(sequenceId, signer(mc));
     }
 
+    /** The caller group whose replica {@code signer} is, or null. */
+    GroupConfig callerGroupOf(String signer) {
+        return gate.callerGroupOf(signer);
+    }
+
     /** A virtual sequence answers duplicates only after the gate compared them (GlobalInHandler must not). */
     boolean isVirtualSequence(String sequenceId) {
         return gate.isVirtualSequence(sequenceId);

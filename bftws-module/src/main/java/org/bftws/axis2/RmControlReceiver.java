@@ -32,16 +32,16 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
             switch (action == null ? "" : action) {
                 case Wsrm.CREATE_SEQUENCE -> createSequence(in, out, node, body);
                 case Wsrm.CLOSE_SEQUENCE -> {
-                    InboundSequence seq = known(node, RmBodies.identifier(body, "CloseSequence"));
+                    InboundSequence seq = known(in, node, RmBodies.identifier(body, "CloseSequence"));
                     seq.close();
                     RmHeaders.addAcknowledgement(reply, seq.acknowledgement());
                     reply.getBody().addChild(RmBodies.identified("CloseSequenceResponse", seq.id(), 0));
                     out.setWSAAction(Wsrm.CLOSE_SEQUENCE_RESPONSE);
                 }
-                case Wsrm.TERMINATE_SEQUENCE -> terminate(out, node, RmBodies.identifier(body, "TerminateSequence"));
+                case Wsrm.TERMINATE_SEQUENCE -> terminate(in, out, node, RmBodies.identifier(body, "TerminateSequence"));
                 case Wsrm.ACK_REQUESTED -> {
                     for (String id : RmHeaders.ackRequests(in.getEnvelope())) {
-                        RmHeaders.addAcknowledgement(reply, known(node, id).acknowledgement());
+                        RmHeaders.addAcknowledgement(reply, known(in, node, id).acknowledgement());
                     }
                     out.setWSAAction(Wsrm.SEQUENCE_ACKNOWLEDGEMENT);
                 }
@@ -66,7 +66,8 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
                 .orElseGet(() -> URI.create(in.getTo() == null ? service : in.getTo().getAddress()));
         InboundSequence seq;
         try {
-            seq = node.destination().sequences().create(cs.clientUuid(), endpoint, cs.offeredId(), service);
+            seq = node.destination().sequences().create(cs.clientUuid(), endpoint, cs.offeredId(), service,
+                    SequenceOwnership.ownerOfNew(in, cs.clientUuid(), node));
         } catch (CreateSequenceRefused e) {
             throw RmFault.createSequenceRefused(e.getMessage());
         }
@@ -79,9 +80,10 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         out.setWSAAction(Wsrm.CREATE_SEQUENCE_RESPONSE);
     }
 
-    private static void terminate(MessageContext out, BftwsNode node, String id) throws RmFault {
+    private static void terminate(MessageContext in, MessageContext out, BftwsNode node, String id) throws RmFault {
         InboundSequence seq = node.destination().sequences().find(id).orElse(null);
         if (seq != null) {
+            SequenceOwnership.check(in, id, node); // another party must not end a client's sequence
             seq.close();
             RmHeaders.addAcknowledgement(out.getEnvelope(), seq.acknowledgement());
             node.destination().terminate(id);
@@ -92,7 +94,9 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         out.setWSAAction(Wsrm.TERMINATE_SEQUENCE_RESPONSE);
     }
 
-    private static InboundSequence known(BftwsNode node, String id) throws RmFault {
-        return node.destination().sequences().find(id).orElseThrow(() -> RmFault.unknownSequence(id));
+    private static InboundSequence known(MessageContext in, BftwsNode node, String id) throws RmFault {
+        InboundSequence seq = node.destination().sequences().find(id).orElseThrow(() -> RmFault.unknownSequence(id));
+        SequenceOwnership.check(in, id, node);
+        return seq;
     }
 }

@@ -20,12 +20,15 @@ public final class RmCounters {
     /** Held exchanges answered early with the retry-later fault because too many were held. */
     public final AtomicLong heldExchangesLetGo = new AtomicLong();
     public final AtomicLong retransmissions = new AtomicLong();
+    /** Messages refused because their authenticated sender is not the party that created their sequence. */
+    public final AtomicLong notSequenceOwner = new AtomicLong();
 
     @Override
     public String toString() {
         return "created=" + sequencesCreated + " controlCreated=" + controlSequencesCreated
                 + " terminated=" + sequencesTerminated + " accepted=" + accepted
                 + " cacheAnswers=" + duplicatesAnsweredFromCache + " joined=" + duplicatesJoinedPending
-                + " refused=" + refused + " holdTimeouts=" + holdTimeouts + " heldLetGo=" + heldExchangesLetGo + " retransmissions=" + retransmissions;
+                + " refused=" + refused + " holdTimeouts=" + holdTimeouts + " heldLetGo=" + heldExchangesLetGo + " retransmissions=" + retransmissions
+                + " notSequenceOwner=" + notSequenceOwner;
     }
 }

@@ -33,10 +33,11 @@ public final class InboundSequences {
      * @param endpoint   the group endpoint of the service, or the service's own address when it has no group
      * @param offeredId  the identifier in wsrm:Offer, or null
      * @param service    the Axis2 service the sequence is for
+     * @param owner      the party that signed the CreateSequence ({@link SequenceIds}: the identifier names it)
      */
-    public synchronized InboundSequence create(String clientUuid, URI endpoint, String offeredId, String service)
-            throws CreateSequenceRefused {
-        String id = clientUuid == null ? SequenceIds.random() : SequenceIds.derive(clientUuid, endpoint);
+    public synchronized InboundSequence create(String clientUuid, URI endpoint, String offeredId, String service,
+                                               String owner) throws CreateSequenceRefused {
+        String id = clientUuid == null ? SequenceIds.random(owner) : SequenceIds.derive(clientUuid, endpoint, owner);
         InboundSequence existing = byId.get(id);
         if (existing != null) {
             if (!existing.service().equals(service)) {

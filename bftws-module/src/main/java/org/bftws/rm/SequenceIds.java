@@ -9,37 +9,89 @@ import java.util.UUID;
 
 /**
  * Sequence identifiers. BFT-WS (paper 3.3.1.1) needs every replica of a group to answer one CreateSequence with the
- * same identifier, so the identifier is derived, not drawn:
+ * same identifier, so the identifier is derived, not drawn. It also names the party that created the sequence, so
+ * that every replica can check, from the identifier alone, that a request on it comes from that party (PBFT binds a
+ * request to its client's signature; here the client is the sequence, so another authenticated party must not be
+ * able to send, or read cached replies, on it):
  *
  * <pre>
- *   h  = SHA-256( UTF-8("bftws-sequence-v1\n" + clientUuid + "\n" + groupEndpoint) )
- *   id = "urn:uuid:" + UUID(h[0..15]) with the version nibble set to 8 (RFC 9562, custom) and the RFC 4122 variant
+ *   c  = SHA-256( UTF-8("bftws-sequence-v2\n" + clientUuid + "\n" + groupEndpoint) )
+ *   o  = SHA-256( UTF-8("bftws-sequence-owner-v2\n" + owner) )
+ *   id = "urn:uuid:" + UUID(c[0..7] || o[0..7]) with the version nibble set to 8 (RFC 9562, custom) and the
+ *        RFC 4122 variant
  * </pre>
  *
  * {@code clientUuid} is the text of the CreateSequence extension element, lower-cased and trimmed;
  * {@code groupEndpoint} is the group endpoint from replicas.xml, or for a service without a group the address the
- * client used (its own URL). A client can compute the same value and check the CreateSequenceResponse.
+ * client used (its own URL); {@code owner} is the name of the party that signed the CreateSequence (its certificate's
+ * common name, or its MAC key's node name; a caller group's name for a virtual sequence; empty without security).
+ * The low 62 bits name the owner: forging a sequence of another party means finding a name of one's own whose tag
+ * collides, which the truststore's registered names leave no room for. A client checks the first half (its UUID and
+ * the endpoint) of a CreateSequenceResponse; it need not know how the replicas name it.
  */
 public final class SequenceIds {
+
+    private static final long OWNER_BITS = 0x3fffffffffffffffL;
 
     private SequenceIds() {
     }
 
-    public static String derive(String clientUuid, URI groupEndpoint) {
+    /** The identifier of the sequence {@code owner} creates with {@code clientUuid} at {@code groupEndpoint}. */
+    public static String derive(String clientUuid, URI groupEndpoint, String owner) {
         if (clientUuid == null || clientUuid.isBlank()) {
             throw new IllegalArgumentException("a client UUID is needed to derive a sequence identifier");
         }
-        String input = "bftws-sequence-v1\n" + normalise(clientUuid) + "\n" + groupEndpoint;
-        byte[] h = sha256(input.getBytes(StandardCharsets.UTF_8));
-        h[6] = (byte) ((h[6] & 0x0f) | 0x80);
-        h[8] = (byte) ((h[8] & 0x3f) | 0x80);
-        ByteBuffer b = ByteBuffer.wrap(h, 0, 16);
-        return "urn:uuid:" + new UUID(b.getLong(), b.getLong());
+        long client = clientPart(clientUuid, groupEndpoint);
+        return format(client, ownerTag(owner));
     }
 
-    /** A fresh identifier for a CreateSequence that carries no client UUID (plain WS-RM peers). */
-    public static String random() {
-        return "urn:uuid:" + UUID.randomUUID();
+    /**
+     * A fresh identifier of {@code owner} for a CreateSequence that carries no client UUID (plain WS-RM peers): drawn,
+     * since such a peer talks to one node, but still naming its owner.
+     */
+    public static String random(String owner) {
+        return format(UUID.randomUUID().getMostSignificantBits(), ownerTag(owner));
+    }
+
+    /** Whether {@code sequenceId} names {@code owner} as the party that created it. */
+    public static boolean ownedBy(String sequenceId, String owner) {
+        UUID u = parse(sequenceId);
+        return u != null && (u.getLeastSignificantBits() & OWNER_BITS) == (ownerTag(owner) & OWNER_BITS);
+    }
+
+    /** Whether {@code sequenceId} is the one derived from {@code clientUuid} at {@code groupEndpoint}, whoever owns it. */
+    public static boolean derivedFrom(String sequenceId, String clientUuid, URI groupEndpoint) {
+        UUID u = parse(sequenceId);
+        return u != null && u.getMostSignificantBits() == withVersion(clientPart(clientUuid, groupEndpoint));
+    }
+
+    private static long clientPart(String clientUuid, URI groupEndpoint) {
+        String input = "bftws-sequence-v2\n" + normalise(clientUuid) + "\n" + groupEndpoint;
+        return ByteBuffer.wrap(sha256(input.getBytes(StandardCharsets.UTF_8))).getLong();
+    }
+
+    private static long ownerTag(String owner) {
+        String input = "bftws-sequence-owner-v2\n" + (owner == null ? "" : owner);
+        return ByteBuffer.wrap(sha256(input.getBytes(StandardCharsets.UTF_8))).getLong();
+    }
+
+    private static long withVersion(long high) {
+        return (high & ~0xf000L) | 0x8000L;
+    }
+
+    private static String format(long high, long low) {
+        return "urn:uuid:" + new UUID(withVersion(high), (low & OWNER_BITS) | 0x8000000000000000L);
+    }
+
+    private static UUID parse(String sequenceId) {
+        if (sequenceId == null || !sequenceId.startsWith("urn:uuid:")) {
+            return null;
+        }
+        try {
+            return UUID.fromString(sequenceId.substring("urn:uuid:".length()));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The client UUID as it enters the derivation: trimmed, lower case, without a {@code urn:uuid:} prefix. */

@@ -13,6 +13,7 @@ import java.util.Set;
 import org.bftws.core.Digest;
 import org.bftws.core.Message;
 import org.bftws.core.Request;
+import org.bftws.rm.SequenceIds;
 import org.bftws.security.DeploymentTrust;
 import org.bftws.security.RefusalReason;
 import org.bftws.security.RelayedRequestVerifier;
@@ -39,6 +40,7 @@ public final class ProofVerifier {
     private final List<PublicKey> keys;
     private final SignatureCache cache;
     private final RelayedRequestVerifier requests;
+    private final SequenceUse use;
     private final Set<Digest> verifiedRequests = Collections.newSetFromMap(new LinkedHashMap<>(256, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Digest, Boolean> eldest) {
@@ -53,6 +55,16 @@ public final class ProofVerifier {
      */
     public ProofVerifier(NodeDirectory nodes, DeploymentTrust trust, SignatureCache cache,
                          RelayedRequestVerifier requests) {
+        this(nodes, trust, cache, requests, SequenceIds::ownedBy);
+    }
+
+    /**
+     * @param use whether a party may send on a sequence: its creator ({@link SequenceIds#ownedBy}), and for a caller
+     *            group's virtual sequence any replica of that group (paper 3.4)
+     */
+    public ProofVerifier(NodeDirectory nodes, DeploymentTrust trust, SignatureCache cache,
+                         RelayedRequestVerifier requests, SequenceUse use) {
+        this.use = use;
         this.nodes = nodes;
         this.cache = cache;
         this.requests = requests;
@@ -138,9 +150,20 @@ public final class ProofVerifier {
             throw new ProofRefusal(RefusalReason.FORGED_PROOF, where + ": its client signed message "
                     + signed.messageNumber() + " of sequence " + signed.sequenceId() + ", not this request id");
         }
+        if (!use.mayUse(signed.sequenceId(), signed.signer().name())) {
+            // a faulty primary must not get another party's request on a client's sequence ordered
+            throw new ProofRefusal(RefusalReason.FORGED_PROOF, where + ": signed by " + signed.signer().name()
+                    + ", who did not create sequence " + signed.sequenceId());
+        }
         synchronized (verifiedRequests) {
             verifiedRequests.add(r.digest());
         }
+    }
+
+    /** Whether {@code party} may send requests on {@code sequenceId}. */
+    @FunctionalInterface
+    public interface SequenceUse {
+        boolean mayUse(String sequenceId, String party);
     }
 
     private static Signature newSignature() {

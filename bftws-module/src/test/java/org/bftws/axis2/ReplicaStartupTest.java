@@ -56,7 +56,7 @@ class ReplicaStartupTest {
         try {
             String uuid = java.util.UUID.randomUUID().toString();
             String created = post(endpoint, Wsrm.NS + "/CreateSequence", "", RmBodies.createSequence(uuid).toString());
-            String id = SequenceIds.derive(uuid, URI.create("http://echo.bftws.group/axis2/services/EchoService"));
+            String id = SequenceIds.derive(uuid, URI.create("http://echo.bftws.group/axis2/services/EchoService"), "");
             assertTrue(created.contains(id), "the replica created the client's sequence: " + created);
             String appended = post(endpoint, EchoService.NS + "/append", "<wsrm:Sequence><wsrm:Identifier>" + id
                     + "</wsrm:Identifier><wsrm:MessageNumber>1</wsrm:MessageNumber></wsrm:Sequence>",

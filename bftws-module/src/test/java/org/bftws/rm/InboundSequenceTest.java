@@ -17,44 +17,46 @@ class InboundSequenceTest {
     @Test
     void everyReplicaDerivesTheSameSequenceIdFromTheClientUuidAndGroupEndpoint() throws Exception {
         String uuid = "6f1c1b1e-8f4e-4c3a-9a57-0b1f8b7d2c11";
-        InboundSequence a = new InboundSequences(10, 16).create(uuid, GROUP, null, "EchoService");
-        InboundSequence b = new InboundSequences(10, 16).create(uuid.toUpperCase(), GROUP, null, "EchoService");
+        InboundSequence a = new InboundSequences(10, 16).create(uuid, GROUP, null, "EchoService", "client1");
+        InboundSequence b = new InboundSequences(10, 16).create(uuid.toUpperCase(), GROUP, null, "EchoService",
+                "client1");
         assertEquals(a.id(), b.id());
-        assertEquals(SequenceIds.derive("urn:uuid:" + uuid, GROUP), a.id());
+        assertEquals(SequenceIds.derive("urn:uuid:" + uuid, GROUP, "client1"), a.id());
         assertTrue(a.id().matches("urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), a.id());
-        assertNotEquals(a.id(), SequenceIds.derive(uuid, URI.create("http://other.group/EchoService")));
+        assertNotEquals(a.id(), SequenceIds.derive(uuid, URI.create("http://other.group/EchoService"), "client1"));
     }
 
     @Test
     void aRetransmittedCreateSequenceGetsTheSameSequenceBack() throws Exception {
         InboundSequences all = new InboundSequences(10, 16);
-        InboundSequence first = all.create("u-1", GROUP, null, "EchoService");
-        assertSame(first, all.create("u-1", GROUP, null, "EchoService"));
+        InboundSequence first = all.create("u-1", GROUP, null, "EchoService", "client1");
+        assertSame(first, all.create("u-1", GROUP, null, "EchoService", "client1"));
         assertEquals(1, all.size());
     }
 
     @Test
     void aCreateSequenceWithoutUuidGetsAFreshId() throws Exception {
         InboundSequences all = new InboundSequences(10, 16);
-        assertNotEquals(all.create(null, GROUP, null, "S").id(), all.create(null, GROUP, null, "S").id());
+        assertNotEquals(all.create(null, GROUP, null, "S", "client1").id(),
+                all.create(null, GROUP, null, "S", "client1").id());
     }
 
     @Test
     void theNumberOfLiveSequencesIsBoundedAndTerminatedOnesAreForgotten() throws Exception {
         InboundSequences all = new InboundSequences(2, 16);
-        InboundSequence a = all.create("a", GROUP, null, "S");
-        all.create("b", GROUP, null, "S");
+        InboundSequence a = all.create("a", GROUP, null, "S", "client1");
+        all.create("b", GROUP, null, "S", "client1");
         CreateSequenceRefused refused = assertThrows(CreateSequenceRefused.class,
-                () -> all.create("c", GROUP, null, "S"));
+                () -> all.create("c", GROUP, null, "S", "client1"));
         assertTrue(refused.getMessage().contains("maximum of 2"));
         all.terminate(a.id());
         assertTrue(all.find(a.id()).isEmpty());
-        all.create("c", GROUP, null, "S");
+        all.create("c", GROUP, null, "S", "client1");
     }
 
     @Test
     void duplicatesAreToldApartByWhetherTheyWereDelivered() throws Exception {
-        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S");
+        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S", "client1");
         assertEquals(Arrival.NEW, s.accept(1));
         assertEquals(Arrival.DUPLICATE_PENDING, s.accept(1));
         s.delivered(1);
@@ -64,7 +66,7 @@ class InboundSequenceTest {
 
     @Test
     void messagesTooFarAheadOfDeliveryAreRefusedSoBuffersStayBounded() throws Exception {
-        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S");
+        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S", "client1");
         assertEquals(Arrival.NEW, s.accept(4));
         assertEquals(Arrival.BEYOND_WINDOW, s.accept(5));
         assertEquals(Arrival.NEW, s.accept(1));
@@ -74,7 +76,7 @@ class InboundSequenceTest {
 
     @Test
     void deliveryMustFollowMessageNumbers() throws Exception {
-        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S");
+        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S", "client1");
         s.accept(1);
         s.accept(2);
         assertThrows(IllegalStateException.class, () -> s.delivered(2));
@@ -82,7 +84,7 @@ class InboundSequenceTest {
 
     @Test
     void aClosedSequenceRefusesNewMessagesButStillRecognisesDuplicates() throws Exception {
-        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S");
+        InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S", "client1");
         s.accept(1);
         s.close();
         assertEquals(Arrival.CLOSED, s.accept(2));

@@ -71,12 +71,17 @@ final class SecuredAxis2Node implements AutoCloseable {
 
     /** POSTs {@code envelope} as SOAP 1.1 and returns the status and body of the answer. */
     HttpAnswer post(String envelope) throws IOException {
+        return post(envelope, "urn:echo");
+    }
+
+    /** POSTs {@code envelope} as SOAP 1.1 with {@code soapAction} and returns the status and body of the answer. */
+    HttpAnswer post(String envelope, String soapAction) throws IOException {
         HttpURLConnection c = (HttpURLConnection) new URL(endpoint()).openConnection();
         c.setConnectTimeout(5000);
         c.setReadTimeout(10000);
         c.setDoOutput(true);
         c.setRequestProperty("Content-Type", "text/xml; charset=UTF-8");
-        c.setRequestProperty("SOAPAction", "\"urn:echo\"");
+        c.setRequestProperty("SOAPAction", "\"" + soapAction + "\"");
         c.getOutputStream().write(envelope.getBytes(StandardCharsets.UTF_8));
         int status = c.getResponseCode();
         try (InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream()) {

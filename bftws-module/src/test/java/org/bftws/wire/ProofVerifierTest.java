@@ -217,7 +217,16 @@ class ProofVerifierTest {
 
     // relayed client requests: the client's own WS-Security signature vouches for them
 
+    /** A sequence client1 created (its identifier names its owner). */
+    private static final String SEQ_A = org.bftws.rm.SequenceIds.derive("uuid-a",
+            java.net.URI.create("http://group.bftws.test/axis2/services/EchoService"), "client1");
+
     private static Request clientRequest(String sequence, long number, String text, long idNumber) throws Exception {
+        return requestSignedBy("client1", sequence, number, text, idNumber);
+    }
+
+    private static Request requestSignedBy(String party, String sequence, long number, String text, long idNumber)
+            throws Exception {
         String xml = "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
                 + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\""
                 + " xmlns:wsrm=\"http://docs.oasis-open.org/ws-rx/wsrm/200702\"><soapenv:Header>"
@@ -228,7 +237,7 @@ class ProofVerifierTest {
                 + "<ns:echo xmlns:ns=\"http://echo.bftws.org\"><ns:text>" + text + "</ns:text></ns:echo>"
                 + "</soapenv:Body></soapenv:Envelope>";
         SOAPEnvelope env = OMXMLBuilderFactory.createSOAPModelBuilder(new java.io.StringReader(xml)).getSOAPEnvelope();
-        SOAPEnvelope signed = group.wsSecurity("client1").sign(env);
+        SOAPEnvelope signed = group.wsSecurity(party).sign(env);
         java.io.StringWriter w = new java.io.StringWriter();
         signed.serialize(w);
         return new Request(new RequestId(sequence, idNumber), w.toString().getBytes(StandardCharsets.UTF_8));
@@ -236,27 +245,27 @@ class ProofVerifierTest {
 
     @Test
     void aRelayedRequestSignedByItsClientIsAccepted() throws Exception {
-        Request r = clientRequest("urn:uuid:seq-A", 1, "pay 10", 1);
+        Request r = clientRequest(SEQ_A, 1, "pay 10", 1);
         group.verifier(new SignatureCache(10)).verifyProofs(arrived(new ForwardedRequests(List.of(r), 2), Map.of()), 2);
     }
 
     @Test
     void aRelayedRequestChangedByTheRelayerIsRefusedAsTampered() throws Exception {
-        Request r = clientRequest("urn:uuid:seq-A", 1, "pay 10", 1);
+        Request r = clientRequest(SEQ_A, 1, "pay 10", 1);
         byte[] changed = new String(r.payload(), StandardCharsets.UTF_8).replace("pay 10", "pay 99")
                 .getBytes(StandardCharsets.UTF_8);
         Request forged = new Request(r.id(), changed);
         ProofRefusal e = refused(arrived(new ForwardedRequests(List.of(forged), 2), Map.of()), 2);
         assertEquals(RefusalReason.TAMPERED, e.reason());
-        assertTrue(e.getMessage().contains("request urn:uuid:seq-A#1 relayed in"), e.getMessage());
+        assertTrue(e.getMessage().contains("request " + SEQ_A + "#1 relayed in"), e.getMessage());
     }
 
     @Test
     void aRelayedRequestPresentedUnderAnotherRequestIdIsRefused() throws Exception {
-        Request r = clientRequest("urn:uuid:seq-A", 1, "pay 10", 2);
+        Request r = clientRequest(SEQ_A, 1, "pay 10", 2);
         ProofRefusal e = refused(arrived(new ForwardedRequests(List.of(r), 2), Map.of()), 2);
         assertEquals(RefusalReason.FORGED_PROOF, e.reason());
-        assertTrue(e.getMessage().contains("its client signed message 1 of sequence urn:uuid:seq-A, not this request id"),
+        assertTrue(e.getMessage().contains("its client signed message 1 of sequence " + SEQ_A + ", not this request id"),
                 e.getMessage());
     }
 
@@ -265,5 +274,14 @@ class ProofVerifierTest {
         Request r = new Request(new RequestId("urn:uuid:seq-A", 1), ("<soapenv:Envelope xmlns:soapenv=\"http://"
                 + "schemas.xmlsoap.org/soap/envelope/\"><soapenv:Body/></soapenv:Envelope>").getBytes(StandardCharsets.UTF_8));
         assertEquals(RefusalReason.UNSIGNED, refused(arrived(new ForwardedRequests(List.of(r), 2), Map.of()), 2).reason());
+    }
+
+    @Test
+    void aRelayedRequestSignedByAnotherPartyThanTheSequencesCreatorIsRefused() throws Exception {
+        // a faulty primary relaying a request a replica's key signed on client1's sequence: never ordered
+        Request r = requestSignedBy("replica3", SEQ_A, 2, "pay 99 to replica3", 2);
+        ProofRefusal e = refused(arrived(new ForwardedRequests(List.of(r), 2), Map.of()), 2);
+        assertEquals(RefusalReason.FORGED_PROOF, e.reason());
+        assertTrue(e.getMessage().contains("signed by replica3, who did not create sequence " + SEQ_A), e.getMessage());
     }
 }

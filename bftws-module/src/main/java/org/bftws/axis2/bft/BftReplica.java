@@ -78,7 +78,7 @@ public final class BftReplica {
             PartyKeystore keys = PartyKeystore.load(group.node(name).keystore(), name, password);
             signer = MessageSigner.forNode(keys, directory);
             proofs = new ProofVerifier(directory, DeploymentTrust.load(security.truststore(), password), signatures,
-                    RelayedRequestVerifier.forGroup(config, group));
+                    RelayedRequestVerifier.forGroup(config, group), SequenceUsers.of(config, group));
         }
         this.verifier = proofs;
         // paper 3.4: the callers' virtual sequences carry nested requests, which this replica votes for only after

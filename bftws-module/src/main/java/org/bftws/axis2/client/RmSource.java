@@ -87,10 +87,11 @@ public final class RmSource {
     private OutboundSequence create(String address, String uuid, Object backoff) throws AxisFault {
         OMElement response = call(address, Wsrm.CREATE_SEQUENCE, RmBodies.createSequence(uuid), backoff);
         String id = RmBodies.readCreateSequenceResponse(response);
-        String expected = SequenceIds.derive(uuid, resolve(address).address());
-        if (!expected.equals(id)) {
+        URI endpoint = resolve(address).address();
+        // The identifier's second half names us as the replicas authenticated us; its first half is ours to check.
+        if (!SequenceIds.derivedFrom(id, uuid, endpoint)) {
             throw new AxisFault("bftws: " + address + " answered CreateSequence with identifier " + id
-                    + " but the identifier derived from our UUID and the endpoint is " + expected
+                    + ", which is not derived from our UUID and the endpoint " + endpoint
                     + " (is the service's group endpoint in replicas.xml the address we used?)");
         }
         return new OutboundSequence(id, uuid);

@@ -100,6 +100,12 @@ public final class NestedRequestGate<C> {
         return bySequence.containsKey(sequenceId) || (signer != null && byNode.containsKey(lower(signer)));
     }
 
+    /** The caller group {@code signer} is a replica of, or null. */
+    public GroupConfig callerGroupOf(String signer) {
+        Caller c = signer == null ? null : byNode.get(lower(signer));
+        return c == null ? null : c.group;
+    }
+
     /** Whether {@code sequenceId} is a caller group's virtual sequence to this group. */
     public boolean isVirtualSequence(String sequenceId) {
         return bySequence.containsKey(sequenceId);

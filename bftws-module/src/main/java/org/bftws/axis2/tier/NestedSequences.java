@@ -15,7 +15,8 @@ import org.bftws.rm.SequenceIds;
  *
  * <pre>
  *   clientUuid = UUID.nameUUIDFromBytes(UTF-8("bftws-nested-v1\n" + callerGroupEndpoint))
- *   sequenceId = SequenceIds.derive(clientUuid, calleeGroupEndpoint)
+ *   owner      = "group " + callerGroupEndpoint
+ *   sequenceId = SequenceIds.derive(clientUuid, calleeGroupEndpoint, owner)
  *   messageId  = "urn:uuid:" + UUID.nameUUIDFromBytes(UTF-8("bftws-nested-message-v1\n" + sequenceId + "\n" + k))
  * </pre>
  */
@@ -30,9 +31,17 @@ public final class NestedSequences {
                 .toString();
     }
 
+    /**
+     * The owner a virtual sequence's identifier names: the caller group, not the replica whose CreateSequence came
+     * first (each caller replica signs its own), so every callee replica derives the same identifier.
+     */
+    public static String owner(GroupConfig caller) {
+        return "group " + caller.endpoint();
+    }
+
     /** The identifier of the virtual sequence from {@code caller}'s replicas to the group at {@code callee}. */
     public static String sequenceId(GroupConfig caller, URI callee) {
-        return SequenceIds.derive(callerUuid(caller), callee);
+        return SequenceIds.derive(callerUuid(caller), callee, owner(caller));
     }
 
     /** The wsa:MessageID of message {@code n} of nested sequence {@code sequenceId}, the same on every caller. */

@@ -1,0 +1,63 @@
+package org.bftws.rm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+
+import org.junit.jupiter.api.Test;
+
+class SequenceIdsTest {
+
+    private static final URI GROUP = URI.create("http://echo.bftws.group/axis2/services/EchoService");
+    private static final String UUID_TEXT = "6f1c1b1e-8f4e-4c3a-9a57-0b1f8b7d2c11";
+
+    @Test
+    void aSequenceIdentifierNamesThePartyThatCreatedItAndNoOther() {
+        String id = SequenceIds.derive(UUID_TEXT, GROUP, "client1");
+        assertTrue(SequenceIds.ownedBy(id, "client1"));
+        assertFalse(SequenceIds.ownedBy(id, "client2"));
+        assertFalse(SequenceIds.ownedBy(id, "replica1"));
+        assertFalse(SequenceIds.ownedBy(id, ""));
+        assertTrue(SequenceIds.ownedBy(id.toUpperCase().replace("URN:UUID:", "urn:uuid:"), "client1"),
+                "upper-case hex digits name the same identifier");
+    }
+
+    @Test
+    void twoPartiesUsingTheSameClientUuidGetDifferentSequences() {
+        assertNotEquals(SequenceIds.derive(UUID_TEXT, GROUP, "client1"), SequenceIds.derive(UUID_TEXT, GROUP, "client2"));
+    }
+
+    @Test
+    void theClientRecognisesItsIdentifierWithoutKnowingHowTheReplicasNameIt() {
+        String id = SequenceIds.derive("urn:uuid:" + UUID_TEXT.toUpperCase(), GROUP, "CN the client never sees");
+        assertTrue(SequenceIds.derivedFrom(id, UUID_TEXT, GROUP));
+        assertFalse(SequenceIds.derivedFrom(id, "another-uuid", GROUP));
+        assertFalse(SequenceIds.derivedFrom(id, UUID_TEXT, URI.create("http://other.group/EchoService")));
+    }
+
+    @Test
+    void identifiersAreRfc4122UuidsOfTheCustomVersion() {
+        String pattern = "urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}";
+        assertTrue(SequenceIds.derive(UUID_TEXT, GROUP, "client1").matches(pattern));
+        assertTrue(SequenceIds.random("client1").matches(pattern));
+    }
+
+    @Test
+    void aDrawnIdentifierForAPlainWsrmPeerStillNamesItsOwner() {
+        String a = SequenceIds.random("cxf-client");
+        assertTrue(SequenceIds.ownedBy(a, "cxf-client"));
+        assertFalse(SequenceIds.ownedBy(a, "client1"));
+        assertNotEquals(a, SequenceIds.random("cxf-client"));
+    }
+
+    @Test
+    void anIdentifierThatIsNotAUuidUrnIsOwnedByNobody() {
+        assertFalse(SequenceIds.ownedBy("urn:uuid:seq-1", "client1"));
+        assertFalse(SequenceIds.ownedBy("http://example.org/seq", "client1"));
+        assertFalse(SequenceIds.ownedBy(null, "client1"));
+        assertEquals(false, SequenceIds.derivedFrom("urn:uuid:not-a-uuid", UUID_TEXT, GROUP));
+    }
+}
