@@ -85,6 +85,7 @@ public final class BftwsNode {
                 java.util.List<org.bftws.config.GroupConfig> callers = settings.replicas().callersOf(r.group());
                 if (!callers.isEmpty()) {
                     nested = new NestedAdmission(r.group(), callers, settings.window(), destination, counters, timer);
+                    r.manager().relayedNestedCopies(nested::admitsRelayedCopy);
                 }
                 destination.useTotalOrder(r.service(), r.invoker(), r.group().protocol().clientTimeout(), r.executes());
                 r.start();

@@ -1,18 +1,27 @@
 package org.bftws.axis2;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMXMLBuilderFactory;
+import org.apache.axiom.soap.SOAPBody;
+import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axis2.AxisFault;
+import org.apache.axis2.addressing.AddressingConstants;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.client.CanonicalBody;
 import org.bftws.axis2.delivery.HttpExchange;
 import org.bftws.axis2.tier.NestedRequestGate;
 import org.bftws.config.GroupConfig;
+import org.bftws.core.Request;
+import org.bftws.core.RequestId;
 import org.bftws.rm.InboundSequence;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.SecurityRuntime;
@@ -127,12 +136,56 @@ final class NestedAdmission {
         return mc.getProperty(SecurityRuntime.AUTHENTICATED_PARTY) instanceof AuthenticatedParty p ? p.name() : null;
     }
 
+    /**
+     * Whether {@code relayed}, a nested request's body another callee replica sent (its caller replica's signature
+     * already verified), has the content this replica's gate admitted for its id: then the core may count it as
+     * admitted here, whichever caller replica's copy completed the quorum at the sender (see LocalAdmissions).
+     */
+    boolean admitsRelayedCopy(Request relayed) {
+        RequestId id = relayed.id();
+        if (!gate.isVirtualSequence(id.client())) {
+            return false;
+        }
+        try {
+            SOAPEnvelope envelope = OMXMLBuilderFactory.createSOAPModelBuilder(
+                    new ByteArrayInputStream(relayed.payload()), null).getSOAPEnvelope();
+            String action = headerText(envelope, "Action");
+            String messageId = headerText(envelope, "MessageID");
+            if (action == null || messageId == null) {
+                return false;
+            }
+            return gate.admittedWith(id.client(), id.number(), content(action, messageId, envelope.getBody()));
+        } catch (RuntimeException e) { // AXIOM reports malformed XML as unchecked exceptions
+            LOG.info("a relayed copy of nested message {} of {} could not be read: {}", id.number(), id.client(),
+                    e.toString());
+            return false;
+        }
+    }
+
+    /** The text of the first WS-Addressing (final) header named {@code local}, as Axis2's addressing module reads it. */
+    private static String headerText(SOAPEnvelope envelope, String local) {
+        if (envelope.getHeader() == null) {
+            return null;
+        }
+        for (Iterator<OMElement> it = envelope.getHeader().getChildElements(); it.hasNext(); ) {
+            OMElement h = it.next();
+            if (local.equals(h.getLocalName()) && h.getNamespace() != null
+                    && AddressingConstants.Final.WSA_NAMESPACE.equals(h.getNamespace().getNamespaceURI())) {
+                return h.getText();
+            }
+        }
+        return null;
+    }
+
     /** What identical copies share: the action, the MessageID and the body's canonical form (no signatures). */
     static byte[] content(MessageContext mc) {
+        return content(mc.getWSAAction(), mc.getMessageID(), mc.getEnvelope().getBody());
+    }
+
+    private static byte[] content(String action, String messageId, SOAPBody body) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] head = (mc.getWSAAction() + "\n" + mc.getMessageID() + "\n").getBytes(StandardCharsets.UTF_8);
-        out.writeBytes(head);
-        out.writeBytes(CanonicalBody.of(mc.getEnvelope().getBody()));
+        out.writeBytes((action + "\n" + messageId + "\n").getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(CanonicalBody.of(body));
         return out.toByteArray();
     }
 }

@@ -43,6 +43,16 @@ public interface Node {
 
     /** Creates the node that {@code membership} gives {@code id}: an agreement replica or an execution node. */
     static Node create(int id, Membership membership, ReplicaOptions options) {
-        return membership.role(id).orders() ? new Replica(id, membership, options) : new ExecutionNode(id, membership, options);
+        return create(id, membership, options, client -> false);
+    }
+
+    /**
+     * As {@link #create(int, Membership, ReplicaOptions)}, with the clients whose requests an agreement node votes
+     * for only after its own admission (a caller group's virtual sequences, paper 3.4; see docs/protocol.md).
+     */
+    static Node create(int id, Membership membership, ReplicaOptions options,
+                       java.util.function.Predicate<String> gatedClient) {
+        return membership.role(id).orders() ? new Replica(id, membership, options, gatedClient)
+                : new ExecutionNode(id, membership, options);
     }
 }

@@ -24,6 +24,7 @@ final class NormalCase {
     private final OrderingLog log;
     private final Checkpoints checkpoints;
     private final CommitVouches vouches;
+    private final AdmissionWaits admissionWaits;
     private final ArrayDeque<Message> future = new ArrayDeque<>();
 
     NormalCase(Replica replica) {
@@ -36,6 +37,7 @@ final class NormalCase {
         this.log = replica.log;
         this.checkpoints = replica.checkpoints;
         this.vouches = new CommitVouches(membership);
+        this.admissionWaits = new AdmissionWaits(replica, this);
     }
 
     /** Messages that arrived for a view this node has since entered, in arrival order; the buffer is emptied. */
@@ -76,6 +78,7 @@ final class NormalCase {
 
     /** Bodies asked for and still missing after the fetch timeout are asked from every agreement node. */
     void retryBodyFetches() {
+        admissionWaits.retryFetches();
         if (!requests.awaitsBodies()) {
             return; // the common case: nothing to scan on every tick
         }
@@ -186,7 +189,7 @@ final class NormalCase {
         if (!haveBodies(s, s.prePrepare.sender())) {
             return;
         }
-        if (replica.viewChanging) {
+        if (replica.viewChanging || !admissionWaits.admittedHere(s)) {
             return;
         }
         Prepare p = new Prepare(replica.view(), s.seq, s.prePrepare.digest(), id);
@@ -246,6 +249,11 @@ final class NormalCase {
     /** Ticks a backup waits for a client's own copy of a pre-prepared request before asking the primary. */
     private int fetchGrace() {
         return Math.max(1, options.fetchTimeout() / 20);
+    }
+
+    /** The gate admitted {@code r} here: slots that waited for it may prepare now (see {@link AdmissionWaits}). */
+    void admissionArrived(Request r) {
+        admissionWaits.admissionArrived(r);
     }
 
     void checkPrepared(Slot s) {

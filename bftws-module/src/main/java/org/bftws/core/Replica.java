@@ -21,6 +21,7 @@ public final class Replica implements Node {
     final RequestStore requests;
     final OrderingLog log = new OrderingLog();
     final Checkpoints checkpoints;
+    final LocalAdmissions admissions;
     private final ExecutionStage execution;
     private final StateTransfer stateTransfer;
     private final ViewChangeProtocol viewChanges;
@@ -47,6 +48,14 @@ public final class Replica implements Node {
     private long viewEnteredTick;
 
     public Replica(int id, Membership membership, ReplicaOptions options) {
+        this(id, membership, options, client -> false);
+    }
+
+    /**
+     * @param gatedClient whether a client (sequence) id carries requests that need this node's own admission before
+     *                    it votes for them: a caller group's virtual sequence (paper 3.4); see {@link LocalAdmissions}
+     */
+    public Replica(int id, Membership membership, ReplicaOptions options, java.util.function.Predicate<String> gatedClient) {
         if (!membership.isAgreementNode(id)) {
             throw new IllegalArgumentException("node " + id + " does not order requests");
         }
@@ -55,6 +64,7 @@ public final class Replica implements Node {
         this.options = options;
         this.requests = new RequestStore(options.maxPendingPerClient());
         this.checkpoints = new Checkpoints(membership, options);
+        this.admissions = new LocalAdmissions(gatedClient);
         this.execution = membership.isExecutor(id) ? new ExecutionStage(id, options, out) : null;
         this.stateTransfer = new StateTransfer(id, membership, options, out);
         this.viewChanges = new ViewChangeProtocol(this, membership, options, checkpoints);
@@ -270,6 +280,20 @@ public final class Replica implements Node {
 
     /** A client request, sent by the client ({@code direct}) or relayed by a node with the client's signature. */
     private void admit(Request r, boolean direct) {
+        if (!direct && admissions.gated(r.id())) {
+            // A relayed body of a nested request is no admission (one faulty caller replica may have signed it): it
+            // may serve a slot that waits for it, to execute a committed batch or to be held until the gate admits
+            // its own copy; it never waits for ordering, so a primary never proposes it on another node's word.
+            if (requests.addAwaitedBody(r)) {
+                normal.bodyArrived(r.digest());
+            } else {
+                out.drop(r, "a relayed nested request is taken only as a body that a pre-prepare awaits");
+            }
+            return;
+        }
+        if (direct) {
+            admissions.admit(r); // before the body counts as arrived, so a waiting slot can be prepared at once
+        }
         RequestStore.Admission a = requests.add(r, now);
         switch (a) {
             case NEW, KNOWN -> normal.bodyArrived(r.digest());
@@ -281,7 +305,17 @@ public final class Replica implements Node {
                 }
             }
             case TOO_FAR_AHEAD -> out.drop(r, "too far ahead of its client's last ordered request");
-            case TOO_MANY_VARIANTS -> out.drop(r, "its client sent too many different requests with this id");
+            case TOO_MANY_VARIANTS -> {
+                // Still a body a pre-prepare may await (a nested request has a variant per caller replica's signature)
+                if (requests.addAwaitedBody(r)) {
+                    normal.bodyArrived(r.digest());
+                } else {
+                    out.drop(r, "its client sent too many different requests with this id");
+                }
+            }
+        }
+        if (direct && admissions.gated(r.id()) && requests.body(r.digest()) != null) {
+            normal.admissionArrived(r);
         }
         normal.tryPropose();
     }
@@ -353,6 +387,7 @@ public final class Replica implements Node {
         normal.discardUpTo(s);
         requests.stopAwaitingUpTo(s);
         requests.collectGarbage(log.namedRequests());
+        admissions.collectGarbage(d -> requests.body(d) != null);
         if (execution != null) {
             execution.collectGarbage(s);
         }
@@ -422,6 +457,7 @@ public final class Replica implements Node {
                 continue;
             }
             s.prePrepare = pp;
+            s.reproposal = true;
             if (pp.seq() > lastCommitted) {
                 reproposed.add(pp.batch());
             }

@@ -28,6 +28,13 @@ final class Slot {
     long bodiesAskedAt = -1;
     /** When a backup first missed a body of the pre-prepared batch (it waits a little for the client's own copy). */
     long bodiesMissingSince = -1;
+    /**
+     * The pre-prepare is a new view's re-proposal: it rests on a prepared certificate, so f+1 correct nodes (or a
+     * correct primary) admitted its requests; this node may prepare it without its own admission (LocalAdmissions).
+     */
+    boolean reproposal;
+    /** When this backup last asked for copies of gated requests it has bodies of but did not admit (-1: never). */
+    long admissionAskedAt = -1;
 
     Slot(long seq) {
         this.seq = seq;
@@ -48,6 +55,8 @@ final class Slot {
         prepared = false;
         bodiesAskedAt = -1;
         bodiesMissingSince = -1;
+        reproposal = false;
+        admissionAskedAt = -1;
     }
 
     /** Prepares that match the pre-prepare; the primary never prepares, so these are from distinct backups. */

@@ -21,5 +21,11 @@ public enum Behavior {
     /** Replies to clients carry wrong results. */
     WRONG_REPLIES,
     /** State snapshots it serves are corrupted. */
-    BAD_STATE
+    BAD_STATE,
+    /**
+     * Its gate lets in a nested request that only one (faulty) caller replica sent, validly signed, which no correct
+     * replica's gate ever admits (paper 3.4): as primary, it proposes that request. Drawn apart from the others (see
+     * ScenarioGenerator), so adding it changed no earlier seed's schedule.
+     */
+    SMUGGLE_NESTED
 }

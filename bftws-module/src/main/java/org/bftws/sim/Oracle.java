@@ -14,7 +14,7 @@ import org.bftws.core.RequestId;
 /**
  * Checks the safety invariants as events happen, against what the first correct node did:
  * agreement (no two correct nodes commit or execute different batches at one sequence number), validity (only
- * requests that clients signed execute), exactly-once (no request id executes at two sequence numbers), and client
+ * requests that clients signed execute; a caller group's nested request only if some correct node admitted it), exactly-once (no request id executes at two sequence numbers), and client
  * safety (a client accepts only the reply the correct executors produced).
  */
 final class Oracle {
@@ -26,6 +26,8 @@ final class Oracle {
     private final Map<RequestId, byte[]> replies = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
     private final Set<String> reported = new HashSet<>();
+    /** Nested requests that reached a correct node's gate, i.e. were admitted there (Simulation.NESTED_CLIENT). */
+    private final Set<Digest> admittedNested = new HashSet<>();
 
     Oracle(Signatures signatures) {
         this.signatures = signatures;
@@ -61,11 +63,20 @@ final class Oracle {
             if (!signatures.clientSigned(r)) {
                 violation("validity", "node " + node + " executed " + r + ", which no client sent");
             }
+            if (Simulation.isNested(r.id().client()) && !admittedNested.contains(r.digest())) {
+                violation("nested admission", "node " + node + " executed " + r + ", which no correct replica's gate"
+                        + " admitted (only a faulty caller replica sent it)");
+            }
             Long earlier = executedAt.putIfAbsent(r.id(), seq);
             if (earlier != null) {
                 violation("exactly-once", r.id() + " executed at " + earlier + " and again at " + seq);
             }
         }
+    }
+
+    /** A correct node's gate admitted the nested request {@code r} (it came in through onRequest). */
+    void admittedNested(Request r) {
+        admittedNested.add(r.digest());
     }
 
     void replied(int node, RequestId id, byte[] result) {

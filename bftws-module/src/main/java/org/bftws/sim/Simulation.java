@@ -12,6 +12,7 @@ import org.bftws.core.Node;
 import org.bftws.core.Output;
 import org.bftws.core.Reply;
 import org.bftws.core.Request;
+import org.bftws.core.RequestId;
 
 /**
  * Runs one {@link Scenario}: the real PBFT core on every node, in one thread, under a seeded scheduler that drops,
@@ -29,6 +30,12 @@ public final class Simulation {
             return violations.isEmpty() && stuck == null;
         }
     }
+
+    /** The client id of a caller group's virtual sequence: every node gates its requests (paper 3.4). */
+    static final String NESTED_CLIENT = "nested-caller";
+    /** Nested requests the SMUGGLE_NESTED nodes' gates let in, one every this many ticks of the fault period. */
+    private static final int SMUGGLE_PERIOD = 40;
+    private static final int SMUGGLED_MAX = 3;
 
     private final Scenario scenario;
     private final Membership membership;
@@ -60,7 +67,7 @@ public final class Simulation {
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
             disks.add(new ArrayList<>());
-            nodes[i] = Node.create(i, membership, scenario.options());
+            nodes[i] = Node.create(i, membership, scenario.options(), Simulation::isNested);
             apps[i] = new SimApplication();
             if (scenario.byzantine().containsKey(i)) {
                 tamperers[i] = new Tamperer(i, scenario.byzantine().get(i), membership,
@@ -129,6 +136,7 @@ public final class Simulation {
             for (SimClient c : clients) {
                 c.onTick(now, this);
             }
+            smuggleNested();
             if (!oracle.violations().isEmpty() || (now > scenario.faultTicks() && correctClientsDone())) {
                 break;
             }
@@ -136,6 +144,30 @@ public final class Simulation {
         String stuck = oracle.violations().isEmpty() && !correctClientsDone() ? stuckReport() : null;
         return new Result(scenario, List.copyOf(oracle.violations()), stuck, now, network.sent(),
                 Math.max(0, now - scenario.faultTicks()), events, trace == null ? null : trace.toString());
+    }
+
+    static boolean isNested(String client) {
+        return client.equals(NESTED_CLIENT);
+    }
+
+    /**
+     * SMUGGLE_NESTED: a faulty caller replica's copy of nested request k, validly signed, reaches only the nodes with
+     * that behaviour, whose gates admit it alone; no correct node ever receives it, so none may execute it.
+     */
+    private void smuggleNested() {
+        if (now > scenario.faultTicks() || now % SMUGGLE_PERIOD != 0 || now / SMUGGLE_PERIOD > SMUGGLED_MAX) {
+            return;
+        }
+        Request r = new Request(new RequestId(NESTED_CLIENT, now / SMUGGLE_PERIOD),
+                ("smuggled " + now).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        signatures.clientSigns(r);
+        scenario.byzantine().forEach((i, behaviors) -> {
+            if (behaviors.contains(Behavior.SMUGGLE_NESTED) && !down[i]) {
+                count("nested requests smuggled");
+                trace("node " + i + "'s gate lets in " + r + ", which one faulty caller replica sent");
+                process(i, nodes[i].onRequest(r));
+            }
+        });
     }
 
     private boolean correctClientsDone() {
@@ -167,7 +199,7 @@ public final class Simulation {
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
                 down[c.node()] = false;
                 if (c.restart() != Scenario.Restart.MEMORY) {
-                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options());
+                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), Simulation::isNested);
                     apps[c.node()] = new SimApplication();
                 }
                 trace("node " + c.node() + " restarts (" + c.restart() + ")");
@@ -195,6 +227,9 @@ public final class Simulation {
         }
         if (e.payload() instanceof Request r) {
             trace(() -> "client -> " + e.to() + " " + r);
+            if (isNested(r.id().client()) && !scenario.faulty(e.to())) {
+                oracle.admittedNested(r);
+            }
             process(e.to(), nodes[e.to()].onRequest(r));
             return;
         }

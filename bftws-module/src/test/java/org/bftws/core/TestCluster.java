@@ -34,15 +34,22 @@ final class TestCluster {
     /** What each node persisted: its data directory. */
     final Map<Integer, List<DurableRecord>> disks = new HashMap<>();
     long tick;
+    /** Clients whose requests need each replica's own admission (a caller group's virtual sequences). */
+    private final Predicate<String> gated;
 
     TestCluster(Membership membership, ReplicaOptions options) {
+        this(membership, options, client -> false);
+    }
+
+    TestCluster(Membership membership, ReplicaOptions options, Predicate<String> gated) {
+        this.gated = gated;
         this.membership = membership;
         this.options = options;
         this.nodes = new Node[membership.size()];
         this.appState = new long[membership.size()];
         this.down = new boolean[membership.size()];
         for (int i = 0; i < nodes.length; i++) {
-            nodes[i] = Node.create(i, membership, options);
+            nodes[i] = Node.create(i, membership, options, gated);
             executed.put(i, new ArrayList<>());
             committed.put(i, new ArrayList<>());
             dropped.put(i, new ArrayList<>());
@@ -129,7 +136,7 @@ final class TestCluster {
 
     /** Restarts node {@code i} as a new process that recovers from its data directory (its application starts empty). */
     void restartFromDisk(int i) {
-        nodes[i] = Node.create(i, membership, options);
+        nodes[i] = Node.create(i, membership, options, gated);
         appState[i] = 0;
         down[i] = false;
         handle(i, nodes[i].recover(DurableState.of(disks.get(i))));
@@ -137,7 +144,7 @@ final class TestCluster {
 
     /** Restarts node {@code i} with empty memory and an empty application. */
     void restartEmpty(int i) {
-        nodes[i] = Node.create(i, membership, options);
+        nodes[i] = Node.create(i, membership, options, gated);
         appState[i] = 0;
         down[i] = false;
     }

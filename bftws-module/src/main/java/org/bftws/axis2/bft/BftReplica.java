@@ -23,6 +23,7 @@ import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.DeploymentTrust;
 import org.bftws.security.PartyKeystore;
 import org.bftws.security.RelayedRequestVerifier;
+import org.bftws.axis2.tier.NestedSequences;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
 import org.bftws.wire.NodeDirectory;
@@ -80,7 +81,12 @@ public final class BftReplica {
                     RelayedRequestVerifier.forGroup(config, group), SequenceUsers.of(config, group));
         }
         this.verifier = proofs;
-        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()));
+        // paper 3.4: the callers' virtual sequences carry nested requests, which this replica votes for only after
+        // its own gate admitted them
+        java.util.Set<String> virtualSequences = config.callersOf(group).stream()
+                .map(caller -> NestedSequences.sequenceId(caller, group.endpoint()))
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), virtualSequences::contains);
         this.replies = new ReplyRouter(pending, envelopes);
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
                 membership.isExecutor(self));

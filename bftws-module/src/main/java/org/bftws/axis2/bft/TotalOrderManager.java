@@ -40,6 +40,8 @@ public final class TotalOrderManager {
     private java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> proofSignatures = r -> List.of();
     /** Told of every view-change this node sends (see {@link ReproposalPresigner}). */
     private java.util.function.Consumer<org.bftws.core.ViewChange> ownViewChanges = vc -> { };
+    /** Whether a relayed nested request has the content this replica's gate admitted (paper 3.4); none: never. */
+    private volatile java.util.function.Predicate<Request> relayedCopyAdmitted = r -> false;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "bftws-pbft-ticks");
         t.setDaemon(true);
@@ -66,6 +68,15 @@ public final class TotalOrderManager {
         this.measurements = new Measurements(core.id());
         this.trace = new ViewChangeTrace(name, core.id(), System::nanoTime);
         this.transferTrace = new TransferTrace(name, core.id(), System::nanoTime);
+    }
+
+    /**
+     * Multi-tier: how to tell that a nested request another replica relayed (a fetched body) is the request this
+     * replica's gate admitted; such a copy reaches the core as an admitted request, so this backup may prepare the
+     * batch that names it (the core prepares no nested request on another node's word).
+     */
+    public void relayedNestedCopies(java.util.function.Predicate<Request> admittedHere) {
+        this.relayedCopyAdmitted = admittedHere;
     }
 
     void ownViewChangesTo(java.util.function.Consumer<org.bftws.core.ViewChange> listener) {
@@ -119,6 +130,24 @@ public final class TotalOrderManager {
      * Forcing after each message cost a sync per prepared slot (1-10 ms each here), which added up to hundreds of
      * milliseconds when a new view re-proposes a log of prepared slots.
      */
+    /**
+     * Hands the relayed bodies that the gate recognises to the core as admitted requests; returns the message with
+     * the rest (null when none is left).
+     */
+    private Message admitRelayedCopies(org.bftws.core.ForwardedRequests fw, List<Output> outputs) {
+        List<Request> rest = new java.util.ArrayList<>();
+        for (Request r : fw.requests()) {
+            if (relayedCopyAdmitted.test(r)) {
+                count("relayed nested copies admitted");
+                outputs.addAll(core.onRequest(r));
+            } else {
+                rest.add(r);
+            }
+        }
+        return rest.size() == fw.requests().size() ? fw
+                : rest.isEmpty() ? null : new org.bftws.core.ForwardedRequests(rest, fw.sender());
+    }
+
     void onMessages(List<Message> messages) {
         if (messages.isEmpty()) {
             return;
@@ -127,6 +156,12 @@ public final class TotalOrderManager {
         synchronized (this) {
             List<Output> outputs = new java.util.ArrayList<>();
             for (Message m : messages) {
+                if (m instanceof org.bftws.core.ForwardedRequests fw) {
+                    m = admitRelayedCopies(fw, outputs);
+                    if (m == null) {
+                        continue;
+                    }
+                }
                 outputs.addAll(core.onMessage(m));
             }
             route(outputs);

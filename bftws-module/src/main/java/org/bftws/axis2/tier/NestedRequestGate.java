@@ -180,6 +180,21 @@ public final class NestedRequestGate<C> {
     }
 
     /**
+     * Whether {@code content} is what the quorum of caller replicas sent for message {@code n} of {@code sequenceId},
+     * as this gate admitted it: then any caller replica's signed copy with this content is that request (a body
+     * another callee replica relays may carry another caller replica's signature than the copy admitted here).
+     * False when the message was not admitted here (yet), or too long ago to be remembered.
+     */
+    public synchronized boolean admittedWith(String sequenceId, long n, byte[] content) {
+        Caller c = bySequence.get(sequenceId);
+        if (c == null || n < 1 || !c.filter.isAccepted(n)) {
+            return false;
+        }
+        Digest accepted = c.admitted.get(n);
+        return accepted != null && accepted.equals(new Request(new RequestId(sequenceId, n), content).digest());
+    }
+
+    /**
      * Held copies waiting since before {@code olderThanNanos}: they are to be answered "retry later" now. They stay
      * counted, so the sender's retransmission is held again and the quorum can still form.
      */

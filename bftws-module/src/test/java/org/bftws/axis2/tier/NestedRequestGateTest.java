@@ -115,4 +115,17 @@ class NestedRequestGateTest {
                 "another caller group gets another virtual sequence");
         assertTrue(NestedSequences.messageId(SEQ, 1).matches("urn:uuid:[0-9a-f-]{36}"));
     }
+
+    @Test
+    void aRelayedCopyCountsAsAdmittedOnlyWithTheContentTheQuorumSentAndOnlyOnceTheGateAdmittedIt() {
+        assertTrue(!gate.admittedWith(SEQ, 1, body("echo a")), "nothing admitted yet");
+        gate.admit(SEQ, 1, "relay0", body("echo a"), "copy0", 0);
+        assertTrue(!gate.admittedWith(SEQ, 1, body("echo a")), "one copy is no quorum");
+        gate.admit(SEQ, 1, "relay1", body("echo a"), "copy1", 1);
+        assertTrue(gate.admittedWith(SEQ, 1, body("echo a")),
+                "any caller replica's copy with the admitted content (say relay3's, fetched from the primary)");
+        assertTrue(!gate.admittedWith(SEQ, 1, body("evil")), "a copy with other content is not the request");
+        assertTrue(!gate.admittedWith(SEQ, 2, body("echo a")), "nor is the content under another number");
+        assertTrue(!gate.admittedWith("another-sequence", 1, body("echo a")));
+    }
 }
