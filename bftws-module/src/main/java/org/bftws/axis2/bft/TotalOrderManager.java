@@ -125,12 +125,6 @@ public final class TotalOrderManager {
     }
 
     /**
-     * Several messages (a peer's bundle) in one go: the core takes them in order and their outputs are routed
-     * together, so the journal forces what they make durable to disk once, before any of their messages leaves.
-     * Forcing after each message cost a sync per prepared slot (1-10 ms each here), which added up to hundreds of
-     * milliseconds when a new view re-proposes a log of prepared slots.
-     */
-    /**
      * Hands the relayed bodies that the gate recognises to the core as admitted requests; returns the message with
      * the rest (null when none is left).
      */
@@ -148,6 +142,12 @@ public final class TotalOrderManager {
                 : rest.isEmpty() ? null : new org.bftws.core.ForwardedRequests(rest, fw.sender());
     }
 
+    /**
+     * Several messages (a peer's bundle) in one go: the core takes them in order and their outputs are routed
+     * together, so the journal forces what they make durable to disk once, before any of their messages leaves.
+     * Forcing after each message cost a sync per prepared slot (1-10 ms each here), which added up to hundreds of
+     * milliseconds when a new view re-proposes a log of prepared slots.
+     */
     void onMessages(List<Message> messages) {
         if (messages.isEmpty()) {
             return;
