@@ -27,6 +27,7 @@ public final class Replica implements Node {
     private final ViewChangeProtocol viewChanges;
     private final StatusResponder status;
     private final NormalCase normal;
+    private final RequestIntake intake;
 
     long now;
     private int view;
@@ -70,6 +71,7 @@ public final class Replica implements Node {
         this.viewChanges = new ViewChangeProtocol(this, membership, options, checkpoints);
         this.status = new StatusResponder(this);
         this.normal = new NormalCase(this);
+        this.intake = new RequestIntake(this, normal);
     }
 
     @Override
@@ -107,7 +109,7 @@ public final class Replica implements Node {
         if (execution != null && execution.answerDuplicate(r, view)) {
             return out.drain();
         }
-        admit(r, true);
+        intake.admit(r, true);
         return out.drain();
     }
 
@@ -142,7 +144,7 @@ public final class Replica implements Node {
         } else if (m instanceof FetchRequests fr) {
             normal.onFetchRequests(fr);
         } else if (m instanceof ForwardedRequests fw) {
-            fw.requests().forEach(r -> admit(r, false));
+            fw.requests().forEach(r -> intake.admit(r, false));
         } else if (m instanceof FetchState fs) {
             status.answerFetchState(fs, execution);
         } else if (m instanceof StateSnapshot s) {
@@ -274,50 +276,6 @@ public final class Replica implements Node {
         viewChanges.start(view + 1, "restarted from its data directory");
         advanceCommitted();
         return out.drain();
-    }
-
-    // ------------------------------------------------------------------------------------------------ requests
-
-    /** A client request, sent by the client ({@code direct}) or relayed by a node with the client's signature. */
-    private void admit(Request r, boolean direct) {
-        if (!direct && admissions.gated(r.id())) {
-            // A relayed body of a nested request is no admission (one faulty caller replica may have signed it): it
-            // may serve a slot that waits for it, to execute a committed batch or to be held until the gate admits
-            // its own copy; it never waits for ordering, so a primary never proposes it on another node's word.
-            if (requests.addAwaitedBody(r)) {
-                normal.bodyArrived(r.digest());
-            } else {
-                out.drop(r, "a relayed nested request is taken only as a body that a pre-prepare awaits");
-            }
-            return;
-        }
-        if (direct) {
-            admissions.admit(r); // before the body counts as arrived, so a waiting slot can be prepared at once
-        }
-        RequestStore.Admission a = requests.add(r, now);
-        switch (a) {
-            case NEW, KNOWN -> normal.bodyArrived(r.digest());
-            case DUPLICATE -> {
-                if (requests.addAwaitedBody(r)) {
-                    normal.bodyArrived(r.digest());
-                } else if (direct && membership.hasExecutionOnlyNodes()) {
-                    out.toExecutionNodes(new ForwardedRequests(List.of(r), id));
-                }
-            }
-            case TOO_FAR_AHEAD -> out.drop(r, "too far ahead of its client's last ordered request");
-            case TOO_MANY_VARIANTS -> {
-                // Still a body a pre-prepare may await (a nested request has a variant per caller replica's signature)
-                if (requests.addAwaitedBody(r)) {
-                    normal.bodyArrived(r.digest());
-                } else {
-                    out.drop(r, "its client sent too many different requests with this id");
-                }
-            }
-        }
-        if (direct && admissions.gated(r.id()) && requests.body(r.digest()) != null) {
-            normal.admissionArrived(r);
-        }
-        normal.tryPropose();
     }
 
     // ------------------------------------------------------------------------------------------------ committed

@@ -1,0 +1,62 @@
+package org.bftws.core;
+
+import java.util.List;
+
+/**
+ * A client request reaching an agreement node, sent by the client itself ({@code direct}) or relayed by another node
+ * with the client's signature: kept until it is ordered, taken as a body a pre-prepare awaits, handed on to the
+ * execution-only nodes (Configuration III) when it is already ordered, or dropped with the reason. A caller group's
+ * nested request counts as admitted only when this node's own gate sent it (paper 3.4, {@link LocalAdmissions}).
+ */
+final class RequestIntake {
+
+    private final Replica replica;
+    private final NormalCase normal;
+
+    RequestIntake(Replica replica, NormalCase normal) {
+        this.replica = replica;
+        this.normal = normal;
+    }
+
+    void admit(Request r, boolean direct) {
+        if (!direct && replica.admissions.gated(r.id())) {
+            // A relayed body of a nested request is no admission (one faulty caller replica may have signed it): it
+            // may serve a slot that waits for it, to execute a committed batch or to be held until the gate admits
+            // its own copy; it never waits for ordering, so a primary never proposes it on another node's word.
+            if (replica.requests.addAwaitedBody(r)) {
+                normal.bodyArrived(r.digest());
+            } else {
+                replica.out.drop(r, "a relayed nested request is taken only as a body that a pre-prepare awaits");
+            }
+            return;
+        }
+        if (direct) {
+            // before the body counts as arrived, so a slot waiting for it can be prepared at once
+            replica.admissions.admit(r);
+        }
+        RequestStore.Admission a = replica.requests.add(r, replica.now);
+        switch (a) {
+            case NEW, KNOWN -> normal.bodyArrived(r.digest());
+            case DUPLICATE -> {
+                if (replica.requests.addAwaitedBody(r)) {
+                    normal.bodyArrived(r.digest());
+                } else if (direct && replica.membership.hasExecutionOnlyNodes()) {
+                    replica.out.toExecutionNodes(new ForwardedRequests(List.of(r), replica.id()));
+                }
+            }
+            case TOO_FAR_AHEAD -> replica.out.drop(r, "too far ahead of its client's last ordered request");
+            case TOO_MANY_VARIANTS -> {
+                // Still a body a pre-prepare may await (a nested request has a variant per caller replica's signature)
+                if (replica.requests.addAwaitedBody(r)) {
+                    normal.bodyArrived(r.digest());
+                } else {
+                    replica.out.drop(r, "its client sent too many different requests with this id");
+                }
+            }
+        }
+        if (direct && replica.admissions.gated(r.id()) && replica.requests.body(r.digest()) != null) {
+            normal.admissionArrived(r);
+        }
+        normal.tryPropose();
+    }
+}
