@@ -39,17 +39,16 @@ public final class GlobalInHandler extends AbstractHandler {
         if (nested != null && nested.isVirtualSequence(h.id())) {
             return InvocationResponse.CONTINUE; // a copy of a nested request is compared before it is answered
         }
-        if (seq != null && seq.peek(h.number()) == Arrival.DUPLICATE_DELIVERED) {
-            try {
-                SequenceOwnership.check(mc, h.id(), node); // a cached reply goes only to the sequence's owner
-            } catch (RmFault f) {
-                throw f.adaptTo(mc);
-            }
+        if (seq == null || seq.peek(h.number()) != Arrival.DUPLICATE_DELIVERED) {
+            return InvocationResponse.CONTINUE;
         }
-        if (seq != null && seq.peek(h.number()) == Arrival.DUPLICATE_DELIVERED
-                && node.destination().answerFromCache(h.id(), h.number(), mc)) {
-            return InvocationResponse.ABORT;
+        try {
+            SequenceOwnership.check(mc, h.id(), node); // a cached reply goes only to the sequence's owner
+        } catch (RmFault f) {
+            node.counters().refused.incrementAndGet();
+            throw f.adaptTo(mc);
         }
-        return InvocationResponse.CONTINUE;
+        return node.destination().answerFromCache(h.id(), h.number(), mc) ? InvocationResponse.ABORT
+                : InvocationResponse.CONTINUE;
     }
 }

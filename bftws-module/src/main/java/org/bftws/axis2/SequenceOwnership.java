@@ -53,8 +53,7 @@ final class SequenceOwnership {
         if (nested != null && nested.isVirtualSequence(sequenceId)) {
             return;
         }
-        node.counters().notSequenceOwner.incrementAndGet();
-        node.counters().refused.incrementAndGet();
+        node.counters().notSequenceOwner.incrementAndGet(); // the caller's catch counts it as refused too
         throw RmFault.invalidMessage("sequence " + sequenceId + " was not created by " + sender + ": a party sends "
                 + "only on the sequences it created itself (send CreateSequence first)");
     }
