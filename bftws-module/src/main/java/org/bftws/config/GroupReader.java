@@ -82,7 +82,8 @@ final class GroupReader {
                 duration(p, "batchMaxDelay", d.batchMaxDelay()), count(p, "maxBatchesInFlight", d.maxBatchesInFlight()),
                 duration(p, "viewChangeTimeout", d.viewChangeTimeout()),
                 duration(p, "retransmissionInterval", d.retransmissionInterval()),
-                count(p, "maxRetransmissions", d.maxRetransmissions()), duration(p, "clientTimeout", d.clientTimeout()));
+                count(p, "maxRetransmissions", d.maxRetransmissions()), duration(p, "clientTimeout", d.clientTimeout()),
+                durationOrZero(p, "batchWaitForClients", d.batchWaitForClients()));
         if (c.watermarkWindow() < c.checkpointInterval()) {
             // PBFT stalls: the primary may not propose beyond the window before a checkpoint can become stable
             problems.add(p, "has watermarkWindow " + c.watermarkWindow() + " smaller than checkpointInterval "
@@ -97,6 +98,19 @@ final class GroupReader {
 
     private Duration duration(XmlElement e, String attribute, Duration fallback) {
         return positive(e, attribute, fallback, DurationText::parse, v -> !v.isZero() && !v.isNegative());
+    }
+
+    private Duration durationOrZero(XmlElement e, String attribute, Duration fallback) {
+        Optional<String> text = e.attribute(attribute);
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        Duration value = DurationText.parse(text.get());
+        if (value.isNegative()) {
+            problems.add(e, "has " + attribute + "=\"" + text.get() + "\"; it must be zero or positive");
+            return fallback;
+        }
+        return value;
     }
 
     private <T> T positive(XmlElement e, String attribute, T fallback, Function<String, T> parse,

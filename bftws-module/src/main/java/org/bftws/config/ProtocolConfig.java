@@ -16,13 +16,15 @@ import java.time.Duration;
  * @param retransmissionInterval  WS-RM: first retransmission after this long, then exponential backoff
  * @param maxRetransmissions      WS-RM: give up on a destination after this many retransmissions
  * @param clientTimeout           how long a client waits for f+1 matching replies before it retransmits to all
+ * @param batchWaitForClients     how long the primary may hold a batch back for clients that usually send their next
+ *                                request soon after the last one committed (0: never; core {@code BatchPacing})
  */
 public record ProtocolConfig(int checkpointInterval, int watermarkWindow, int batchMaxSize, Duration batchMaxDelay,
                              int maxBatchesInFlight, Duration viewChangeTimeout, Duration retransmissionInterval,
-                             int maxRetransmissions, Duration clientTimeout) {
+                             int maxRetransmissions, Duration clientTimeout, Duration batchWaitForClients) {
 
     public static ProtocolConfig defaults() {
         return new ProtocolConfig(128, 256, 64, Duration.ofMillis(2), 1, Duration.ofSeconds(1),
-                Duration.ofMillis(500), 8, Duration.ofSeconds(3));
+                Duration.ofMillis(500), 8, Duration.ofSeconds(3), Duration.ofMillis(100));
     }
 }

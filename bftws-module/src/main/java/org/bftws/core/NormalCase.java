@@ -105,10 +105,15 @@ final class NormalCase {
                     && replica.now - requests.oldestEligibleTick().orElse(replica.now) < options.batchDelayTicks()) {
                 return;
             }
+            if (eligible < options.batchMaxSize() && replica.pacing.holdBack(replica.now)) {
+                return; // clients about to send again join this batch (BatchPacing)
+            }
+            replica.pacing.proposed();
             PrePrepare pp = new PrePrepare(replica.view(), replica.nextSeq++, requests.nextBatch(options.batchMaxSize()), id);
             Slot s = log.slot(pp.seq());
             s.enterView(replica.view());
             s.prePrepare = pp;
+            s.prePreparedAt = s.prePreparedAt < 0 ? replica.now : s.prePreparedAt;
             out.toAgreementNodes(pp);
             checkPrepared(s);
         }
@@ -169,6 +174,7 @@ final class NormalCase {
             return;
         }
         s.prePrepare = pp;
+        s.prePreparedAt = s.prePreparedAt < 0 ? replica.now : s.prePreparedAt;
         sendPrepareIfReady(s);
         checkPrepared(s);
         checkCommitted(s);

@@ -19,6 +19,7 @@ public final class Replica implements Node {
     final ReplicaOptions options;
     final Outbox out = new Outbox();
     final RequestStore requests;
+    final BatchPacing pacing;
     final OrderingLog log = new OrderingLog();
     final Checkpoints checkpoints;
     final LocalAdmissions admissions;
@@ -64,6 +65,7 @@ public final class Replica implements Node {
         this.membership = membership;
         this.options = options;
         this.requests = new RequestStore(options.maxPendingPerClient());
+        this.pacing = new BatchPacing(options.clientWaitTicks());
         this.checkpoints = new Checkpoints(membership, options);
         this.admissions = new LocalAdmissions(gatedClient);
         this.execution = membership.isExecutor(id) ? new ExecutionStage(id, options, out) : null;
@@ -293,7 +295,13 @@ public final class Replica implements Node {
             out.add(new Output.Committed(s.seq, view, s.committedBatch.digest()));
             List<Request> bodies = requests.bodiesOf(s.committedBatch);
             out.add(new Output.Persist(new DurableRecord.CommittedRecord(s.seq, view, s.committedBatch, bodies)));
-            s.committedBatch.requests().forEach(r -> requests.committed(r.id()));
+            if (s.prePreparedAt >= 0) {
+                pacing.ordered(now - s.prePreparedAt);
+            }
+            for (RequestRef r : s.committedBatch.requests()) {
+                requests.committed(r.id());
+                pacing.committed(r.id().client(), now);
+            }
             if (execution != null) {
                 execution.execute(s.seq, view, bodies);
             }

@@ -13,10 +13,12 @@ package org.bftws.core;
  * @param statusPeriod         ticks between status messages, which let peers retransmit what a stuck node lacks
  * @param fetchTimeout         ticks before a missing request body or state is asked for again, from another node
  * @param maxPendingPerClient  requests of one client kept waiting beyond its next expected number; more are dropped
+ * @param clientWaitTicks      the primary waits up to this many ticks for clients that usually send again soon after
+ *                             their last request committed, so they join the batch ({@link BatchPacing}; 0: never)
  */
 public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int batchMaxSize, int batchDelayTicks,
                              int maxBatchesInFlight, int viewChangeTimeout, int statusPeriod, int fetchTimeout,
-                             int maxPendingPerClient) {
+                             int maxPendingPerClient, int clientWaitTicks) {
 
     public ReplicaOptions {
         require(checkpointInterval >= 1, "checkpointInterval must be at least 1");
@@ -29,6 +31,15 @@ public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int ba
         require(statusPeriod >= 1, "statusPeriod must be at least 1 tick");
         require(fetchTimeout >= 1, "fetchTimeout must be at least 1 tick");
         require(maxPendingPerClient >= 1, "maxPendingPerClient must be at least 1");
+        require(clientWaitTicks >= 0, "clientWaitTicks must not be negative");
+    }
+
+    /** Options whose primary never waits for returning clients (the batch closes by size and delay only). */
+    public ReplicaOptions(int checkpointInterval, int watermarkWindow, int batchMaxSize, int batchDelayTicks,
+                          int maxBatchesInFlight, int viewChangeTimeout, int statusPeriod, int fetchTimeout,
+                          int maxPendingPerClient) {
+        this(checkpointInterval, watermarkWindow, batchMaxSize, batchDelayTicks, maxBatchesInFlight, viewChangeTimeout,
+                statusPeriod, fetchTimeout, maxPendingPerClient, 0);
     }
 
     private static void require(boolean ok, String problem) {
@@ -39,6 +50,6 @@ public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int ba
 
     /** Defaults for a tick of 1 ms. */
     public static ReplicaOptions defaults() {
-        return new ReplicaOptions(128, 256, 64, 0, 2, 1000, 200, 100, 64);
+        return new ReplicaOptions(128, 256, 64, 0, 2, 1000, 200, 100, 64, 100);
     }
 }

@@ -36,7 +36,11 @@ final class RequestIntake {
         }
         RequestStore.Admission a = replica.requests.add(r, replica.now);
         switch (a) {
-            case NEW, KNOWN -> normal.bodyArrived(r.digest());
+            case NEW -> {
+                replica.pacing.arrived(r.id().client(), replica.now);
+                normal.bodyArrived(r.digest());
+            }
+            case KNOWN -> normal.bodyArrived(r.digest());
             case DUPLICATE -> {
                 if (replica.requests.addAwaitedBody(r)) {
                     normal.bodyArrived(r.digest());

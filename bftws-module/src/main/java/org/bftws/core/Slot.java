@@ -35,6 +35,8 @@ final class Slot {
     boolean reproposal;
     /** When this backup last asked for copies of gated requests it has bodies of but did not admit (-1: never). */
     long admissionAskedAt = -1;
+    /** When this node first had a pre-prepare for this slot (-1: not yet): how long ordering takes, for pacing. */
+    long prePreparedAt = -1;
 
     Slot(long seq) {
         this.seq = seq;

@@ -30,7 +30,7 @@ public final class ScenarioGenerator {
         int k = 2 + rnd.nextInt(5);
         ReplicaOptions options = new ReplicaOptions(k, k * (2 + rnd.nextInt(3)), 1 + rnd.nextInt(6),
                 rnd.nextInt(4), 1 + rnd.nextInt(3), 60 + rnd.nextInt(60), 8 + rnd.nextInt(8),
-                10 + rnd.nextInt(15), 8);
+                10 + rnd.nextInt(15), 8, rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(40));
         int faultTicks = 200 + rnd.nextInt(1200);
         boolean calm = rnd.nextInt(8) == 0;
         double loss = calm ? 0 : rnd.nextDouble() * 0.25;

@@ -52,6 +52,69 @@ class BatchingAndOrderTest {
         assertEquals(5, c.executedIds(1).size(), "commits free the window and the rest follow");
     }
 
+    /** Every node's clock moves {@code ticks} ticks with the messages held, then everything in flight is delivered. */
+    private static void orderTaking(TestCluster c, int ticks) {
+        for (int t = 0; t < ticks; t++) {
+            for (int i = 0; i < c.nodes.length; i++) {
+                c.tickNode(i);
+            }
+        }
+        c.deliverAll();
+    }
+
+    private static List<PrePrepare> prePreparesSent(TestCluster c) {
+        return c.inFlight.stream().filter(f -> f.message() instanceof PrePrepare && f.to() == 1)
+                .map(f -> (PrePrepare) f.message()).toList();
+    }
+
+    /**
+     * Two closed-loop clients, one batch in flight, ordering takes 3 ticks: a and b take turns in batches of one
+     * until the primary has seen each come back at once after its commit; then it holds b's request for a's next.
+     * Returns the pre-prepares the primary sent from a2's commit on.
+     */
+    private static List<PrePrepare> twoClientsTakingTurns(int clientWaitTicks, boolean aComesBack) {
+        TestCluster c = new TestCluster(Membership.configurationI(1),
+                new ReplicaOptions(4, 8, 8, 0, 1, 500, 100, 10, 8, clientWaitTicks));
+        c.send(TestCluster.request("a", 1));
+        c.send(TestCluster.request("b", 1)); // waits: one batch in flight
+        orderTaking(c, 3); // a1 commits; b1 is proposed
+        c.send(TestCluster.request("a", 2)); // a is back at once
+        orderTaking(c, 3); // b1 commits; a2 is proposed
+        c.send(TestCluster.request("b", 2)); // b is back at once
+        orderTaking(c, 3); // a2 commits; now b2 is eligible while a, a quick client, is about to send again
+        if (aComesBack) {
+            c.send(TestCluster.request("a", 3));
+        } else {
+            for (int t = 0; t < 6; t++) {
+                c.tickNode(0);
+            }
+        }
+        return prePreparesSent(c); // since a2 committed
+    }
+
+    @Test
+    void thePrimaryHoldsABatchForAClientThatUsuallySendsAgainWithinAnOrdering() {
+        List<PrePrepare> next = twoClientsTakingTurns(20, true);
+        assertEquals(1, next.size());
+        assertEquals(List.of(new RequestId("b", 2), new RequestId("a", 3)),
+                next.get(0).batch().requests().stream().map(RequestRef::id).toList(), "b2 waited for a3: one batch");
+    }
+
+    @Test
+    void withoutPacingTheClientsKeepTakingTurns() {
+        List<PrePrepare> next = twoClientsTakingTurns(0, true);
+        assertEquals(1, next.size());
+        assertEquals(List.of(new RequestId("a", 3)), next.get(0).batch().requests().stream().map(RequestRef::id).toList(),
+                "b2 was proposed alone as soon as a2 committed (and ordered while the messages were delivered)");
+    }
+
+    @Test
+    void aHeldBatchGoesAloneWhenTheAwaitedClientDoesNotComeBackWithinTwoOrderings() {
+        List<PrePrepare> next = twoClientsTakingTurns(20, false);
+        assertEquals(1, next.size(), "proposed within six ticks (twice the ordering time) of a2's commit");
+        assertEquals(List.of(new RequestId("b", 2)), next.get(0).batch().requests().stream().map(RequestRef::id).toList());
+    }
+
     @Test
     void messagesBeyondTheHighWatermarkAreDropped() {
         TestCluster c = TestCluster.configurationI();
