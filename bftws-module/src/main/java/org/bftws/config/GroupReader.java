@@ -100,17 +100,9 @@ final class GroupReader {
         return positive(e, attribute, fallback, DurationText::parse, v -> !v.isZero() && !v.isNegative());
     }
 
+    /** A duration that may be zero (switches its feature off); the schema's form has no sign. */
     private Duration durationOrZero(XmlElement e, String attribute, Duration fallback) {
-        Optional<String> text = e.attribute(attribute);
-        if (text.isEmpty()) {
-            return fallback;
-        }
-        Duration value = DurationText.parse(text.get());
-        if (value.isNegative()) {
-            problems.add(e, "has " + attribute + "=\"" + text.get() + "\"; it must be zero or positive");
-            return fallback;
-        }
-        return value;
+        return e.attribute(attribute).map(DurationText::parse).orElse(fallback);
     }
 
     private <T> T positive(XmlElement e, String attribute, T fallback, Function<String, T> parse,

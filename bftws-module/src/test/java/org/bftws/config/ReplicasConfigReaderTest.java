@@ -120,6 +120,17 @@ class ReplicasConfigReaderTest {
     }
 
     @Test
+    void aZeroWaitForClientsSwitchesBatchPacingOffAndOmittedItWaitsAtMostTheDefault() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.protocol = "<protocol batchWaitForClients=\"0ms\"/>";
+        ProtocolConfig off = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).protocol();
+        assertEquals(Duration.ZERO, off.batchWaitForClients());
+        xml.protocol = "<protocol/>";
+        ProtocolConfig omitted = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).protocol();
+        assertEquals(Duration.ofMillis(100), omitted.batchWaitForClients());
+    }
+
+    @Test
     void zeroDurationsAndCountsAreRefusedAsNotPositive() {
         ReplicasXml xml = new ReplicasXml();
         xml.protocol = "<protocol batchMaxDelay=\"0ms\" maxRetransmissions=\"0\"/>";
