@@ -162,11 +162,10 @@ final class ViewChangeProtocol {
             return;
         }
         latest.put(vc.sender(), vc);
-        if (pendingNewView == null || pendingNewView.view() < vc.newView()) {
-            // (with a new-view for this view waiting for its last view-changes, joining would only announce a
-            // view-change that the others answer with that new-view again)
-            joinIfOthersMovedOn();
-        }
+        // Even with a new-view for this view pending: its primary may be faulty and name a view-change no correct
+        // node holds, and then only joining brings the correct nodes to the 2f+1 view-changes that start their
+        // new-view timer (a node that holds all it names has installed it above and does not get here).
+        joinIfOthersMovedOn();
         noteQuorum();
         maybeSendNewView(vc.newView());
     }
