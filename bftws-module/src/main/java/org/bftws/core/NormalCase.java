@@ -113,7 +113,7 @@ final class NormalCase {
             Slot s = log.slot(pp.seq());
             s.enterView(replica.view());
             s.prePrepare = pp;
-            s.prePreparedAt = s.prePreparedAt < 0 ? replica.now : s.prePreparedAt;
+            s.notePrePrepared(replica.now);
             out.toAgreementNodes(pp);
             checkPrepared(s);
         }
@@ -174,7 +174,7 @@ final class NormalCase {
             return;
         }
         s.prePrepare = pp;
-        s.prePreparedAt = s.prePreparedAt < 0 ? replica.now : s.prePreparedAt;
+        s.notePrePrepared(replica.now);
         sendPrepareIfReady(s);
         checkPrepared(s);
         checkCommitted(s);

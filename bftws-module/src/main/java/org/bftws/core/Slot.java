@@ -42,6 +42,13 @@ final class Slot {
         this.seq = seq;
     }
 
+    /** This node has a pre-prepare for the slot at {@code now}; the first time counts (ordering time, pacing). */
+    void notePrePrepared(long now) {
+        if (prePreparedAt < 0) {
+            prePreparedAt = now;
+        }
+    }
+
     /** Votes belong to one view: entering another one starts them afresh. */
     void enterView(int v) {
         if (view == v) {

@@ -9,13 +9,18 @@ import org.junit.jupiter.api.Test;
 /** The primary's pacing by its clients: whom it waits for, and how long at most. */
 class BatchPacingTest {
 
-    /** A pacing that has seen orderings of 10 ticks and client "a" come back 5 ticks after its commit. */
-    private static BatchPacing withQuickClientA(int waitTicks) {
+    /** A pacing that has seen an ordering of {@code ordering} ticks and {@code client} come back {@code back} after. */
+    private static BatchPacing paced(int waitTicks, long ordering, String client, long back) {
         BatchPacing p = new BatchPacing(waitTicks);
-        p.ordered(10);
-        p.committed("a", 100);
-        p.arrived("a", 105);
+        p.ordered(ordering);
+        p.committed(client, 0);
+        p.arrived(client, back);
         return p;
+    }
+
+    /** Orderings of 10 ticks; client "a" came back 5 ticks after its commit. */
+    private static BatchPacing withQuickClientA(int waitTicks) {
+        return paced(waitTicks, 10, "a", 5);
     }
 
     @Test
@@ -37,10 +42,7 @@ class BatchPacingTest {
 
     @Test
     void aClientThatThinksLongerThanTwoOrderingsIsNeverWaitedFor() {
-        BatchPacing p = new BatchPacing(50);
-        p.ordered(10);
-        p.committed("slow", 100);
-        p.arrived("slow", 125); // back after 25 ticks: more than twice an ordering of 10
+        BatchPacing p = paced(50, 10, "slow", 25); // back after 25 ticks: more than twice an ordering of 10
         p.committed("slow", 200);
         assertFalse(p.holdBack(201));
     }
@@ -55,12 +57,9 @@ class BatchPacingTest {
 
     @Test
     void noWaitLastsLongerThanTheBoundFromWhenThePrimaryCouldFirstPropose() {
-        BatchPacing p = new BatchPacing(8);
-        p.ordered(30);
-        for (String c : new String[] {"a", "c"}) {
-            p.committed(c, 0);
-            p.arrived(c, 2);
-        }
+        BatchPacing p = paced(8, 30, "a", 2);
+        p.committed("c", 3);
+        p.arrived("c", 5);
         p.committed("a", 100);
         assertTrue(p.holdBack(100));
         p.committed("c", 105); // another quick client, expected until 113
@@ -92,10 +91,7 @@ class BatchPacingTest {
 
     @Test
     void withoutAWaitBoundNothingIsEverHeldBack() {
-        BatchPacing p = new BatchPacing(0);
-        p.ordered(10);
-        p.committed("a", 0);
-        p.arrived("a", 1);
+        BatchPacing p = paced(0, 10, "a", 1);
         p.committed("a", 20);
         assertFalse(p.holdBack(21));
         assertEquals(0, p.clientsWithKnownPace());
