@@ -39,8 +39,10 @@ final class BenchMethod {
                 + i.get("measure cap") + " even with fewer samples (its row then says \"of " + i.get("samples")
                 + "\" and \"time cap\"); requests still unanswered at twice the cap count as failed, and a warm-up"
                 + " not over at twice its cap plus 10 s ends the point with nothing measured, so a degraded setup"
-                + " cannot hold up the suite. Points of a setup run on the same nodes, the headline point (10"
-                + " elements, 8 clients) first, then in order of size and clients.\n\n"
+                + " cannot hold up the suite. Points of a setup run on the same nodes, in order of size and clients,"
+                + " and the headline point (10 elements, 8 clients) last: by then the setup has served every other"
+                + " point, so the JIT has compiled what a long-running service runs (measured first until the"
+                + " fifth session's run, it was its setup's coldest point).\n\n"
                 + "**Figures.** Latency: each request timed at its client (System.nanoTime), over the successful"
                 + " samples: mean, p50, p99 (nearest rank). Throughput at the clients: successful requests / wall time"
                 + " of the measured window (from the moment every client finished its warm-up to the moment the last"

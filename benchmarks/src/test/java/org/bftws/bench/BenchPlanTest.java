@@ -36,6 +36,18 @@ class BenchPlanTest {
     }
 
     @Test
+    void everySetupMeasuresTheHeadlinePointLastSoBothSidesOfItsRatiosAreWarm() {
+        BenchPlan plan = BenchPlan.of(BenchOptions.parse(new String[] {"--home", "/x/.bftws"}));
+        BenchPoint headline = new BenchPoint(BenchPlan.HEADLINE_SIZE, BenchPlan.HEADLINE_CLIENTS);
+        for (BenchPlan.Stage s : plan.stages()) {
+            if (s.setup().kind() != BenchSetup.Kind.THREE_TIER) {
+                assertEquals(headline, s.points().get(s.points().size() - 1), s.setup().label());
+                assertEquals(1, s.points().stream().filter(headline::equals).count(), s.setup().label());
+            }
+        }
+    }
+
+    @Test
     void theQuickPlanHoldsTheHeadlinePointForBothProfilesAndTheirBaselines() {
         BenchPlan plan = BenchPlan.quick();
         BenchPoint headline = new BenchPoint(BenchPlan.HEADLINE_SIZE, BenchPlan.HEADLINE_CLIENTS);
