@@ -49,7 +49,13 @@ public class SecurityHandler extends AbstractHandler {
                 message.setProperty(SecurityRuntime.AUTHENTICATED_PARTY, sender);
                 markSecurityHeadersProcessed(message);
             } else {
-                authenticator.protect(message, group.get());
+                // the signed bytes may be sent as they are only if no handler can change the envelope after this one
+                message.setProperty(SignedEnvelope.SIGNED_LAST, SignedEnvelope.runsLast(message, this));
+                try {
+                    authenticator.protect(message, group.get());
+                } finally {
+                    message.removeProperty(SignedEnvelope.SIGNED_LAST);
+                }
             }
         } catch (SecurityRefusal refusal) {
             runtime.refusals().refused(refusal, describe(message));

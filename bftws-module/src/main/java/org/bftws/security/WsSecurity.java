@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
 import org.apache.wss4j.common.crypto.Merlin;
 import org.apache.wss4j.common.ext.WSSecurityException;
 import org.apache.wss4j.dom.WSConstants;
@@ -79,6 +81,28 @@ public final class WsSecurity {
         Document dom = DomBridge.toDom(envelope);
         sign(dom);
         return DomBridge.toAxiom(dom);
+    }
+
+    /**
+     * Signs {@code outgoing}'s envelope and puts the signed one in its place. When nothing can change it any more
+     * ({@link SignedEnvelope}), the signed bytes go along for the transport and the new envelope is parsed from
+     * them only if something reads it.
+     */
+    public void signMessage(MessageContext outgoing) throws SecurityRefusal {
+        Document dom = DomBridge.toDom(outgoing.getEnvelope());
+        sign(dom);
+        try {
+            if (SignedEnvelope.keepsBytes(outgoing)) {
+                byte[] bytes = DomBridge.serialize(dom);
+                SOAPEnvelope signed = DomBridge.lazyEnvelope(bytes);
+                outgoing.setEnvelope(signed);
+                outgoing.setProperty(SignedEnvelope.PROPERTY, new SignedEnvelope(signed, bytes));
+            } else {
+                outgoing.setEnvelope(DomBridge.toAxiom(dom));
+            }
+        } catch (AxisFault e) {
+            throw new IllegalStateException("Axis2 refused the signed envelope: " + e.getMessage(), e);
+        }
     }
 
     /** Signs a DOM envelope in place. */

@@ -2,7 +2,6 @@ package org.bftws.security;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.ReplicasConfig;
@@ -25,11 +24,7 @@ final class WsSecurityAuthenticator implements MessageAuthenticator {
 
     @Override
     public void protect(MessageContext outgoing, GroupConfig group) throws SecurityRefusal {
-        try {
-            outgoing.setEnvelope(security(group).sign(outgoing.getEnvelope()));
-        } catch (AxisFault e) {
-            throw new IllegalStateException("Axis2 refused the signed envelope: " + e.getMessage(), e);
-        }
+        security(group).signMessage(outgoing);
     }
 
     @Override

@@ -79,6 +79,9 @@ class SecurityHandlerHttpTest {
             Object sender = client.getLastOperationContext().getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE)
                     .getProperty(SecurityRuntime.AUTHENTICATED_PARTY);
             assertEquals("replica0", ((AuthenticatedParty) sender).name());
+            // the security handler runs last in the out-flow, so the request went out as the bytes it was signed as
+            assertTrue(SignedEnvelope.bytesToSend(client.getLastOperationContext()
+                    .getMessageContext(WSDLConstants.MESSAGE_LABEL_OUT_VALUE)).isPresent());
         } finally {
             client.cleanup();
             ctx.terminate();

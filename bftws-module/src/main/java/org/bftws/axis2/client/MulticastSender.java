@@ -31,6 +31,7 @@ import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
 import org.bftws.axis2.RmCounters;
 import org.bftws.rm.Backoff;
+import org.bftws.security.SignedEnvelope;
 import org.bftws.rm.OutboundSequence;
 
 /**
@@ -210,15 +211,20 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         format.setSOAP11(mc.isSOAP11());
         format.setCharSetEncoding(TransportUtils.getCharSetEncoding(mc));
         MessageFormatter formatter = MessageProcessorSelector.getMessageFormatter(mc);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
-        formatter.writeTo(mc, format, out, false);
+        // a signed request goes as the bytes it was signed as (SignedEnvelope): no tree to build and write again
+        byte[] body = SignedEnvelope.bytesToSend(mc).orElse(null);
+        if (body == null) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
+            formatter.writeTo(mc, format, out, false);
+            body = out.toByteArray();
+        }
         String action = mc.getSoapAction() != null && !mc.getSoapAction().isEmpty() ? mc.getSoapAction()
                 : mc.getWSAAction();
         String contentType = formatter.getContentType(mc, format, action);
         String soapActionHeader = mc.isSOAP11() ? "\"" + (action == null ? "" : action) + "\"" : null;
         OutboundSequence seq = (OutboundSequence) mc.getProperty(SEQUENCE);
         Long n = (Long) mc.getProperty(MESSAGE_NUMBER);
-        return new Transmission.Message(out.toByteArray(), contentType, soapActionHeader, seq, n == null ? 0 : n);
+        return new Transmission.Message(body, contentType, soapActionHeader, seq, n == null ? 0 : n);
     }
 
     /** What Axis2's HTTPSender does with a response: the In message context reads it from TRANSPORT_IN. */

@@ -1,6 +1,7 @@
 package org.bftws.axis2.delivery;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Optional;
 
 import javax.xml.stream.XMLStreamException;
 import org.apache.axiom.om.OMElement;
@@ -15,6 +16,7 @@ import org.apache.axis2.kernel.TransportSender;
 import org.apache.axis2.kernel.TransportUtils;
 import org.apache.axis2.util.MessageProcessorSelector;
 import org.bftws.rm.ReplyCache.CachedReply;
+import org.bftws.security.SignedEnvelope;
 
 /**
  * The transport sender a delivered request's reply goes to: it serialises the reply (after the whole out-flow, so
@@ -79,6 +81,10 @@ public final class ReplyCapture extends AbstractHandler implements TransportSend
 
     private static byte[] envelope(MessageContext mc, MessageFormatter formatter, OMOutputFormat format)
             throws AxisFault {
+        Optional<byte[]> signed = SignedEnvelope.bytesToSend(mc); // a wssec reply, as it was signed
+        if (signed.isPresent()) {
+            return signed.get();
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
         formatter.writeTo(mc, format, out, false);
         return out.toByteArray();

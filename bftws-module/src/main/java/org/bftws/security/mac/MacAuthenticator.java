@@ -8,7 +8,6 @@ import java.util.function.Function;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPHeaderBlock;
-import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.ReplicasConfig;
@@ -64,11 +63,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
             }
         }
         if (peer == null) {
-            try {
-                outgoing.setEnvelope(wsSecurity.apply(group).sign(outgoing.getEnvelope()));
-            } catch (AxisFault e) {
-                throw new IllegalStateException("Axis2 refused the signed envelope: " + e.getMessage(), e);
-            }
+            wsSecurity.apply(group).signMessage(outgoing);
             return;
         }
         SOAPEnvelope envelope = outgoing.getEnvelope();
