@@ -29,6 +29,16 @@ class BenchOptionsTest {
     }
 
     @Test
+    void aFullRunWarmsEachSetupUpForMinutesSoItsFirstPointsAreNotMeasuredCold() {
+        BenchOptions full = BenchOptions.parse(new String[] {"--home", HOME.toString()});
+        assertEquals(20_000, full.setupWarmup());
+        assertEquals(Duration.ofMinutes(3), full.setupWarmupCap());
+        BenchOptions quick = BenchOptions.parse(new String[] {"--quick", "--home", HOME.toString()});
+        assertEquals(400, quick.setupWarmup());
+        assertEquals(Duration.ofSeconds(6), quick.setupWarmupCap(), "the quick suite stays under 3 minutes");
+    }
+
+    @Test
     void quickUsesSmallerNumbersAndLeavesTheCommittedPageAlone() {
         BenchOptions o = BenchOptions.parse(new String[] {"--quick", "--home", HOME.toString()});
         assertTrue(o.quick());
