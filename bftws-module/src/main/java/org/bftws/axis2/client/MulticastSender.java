@@ -31,8 +31,8 @@ import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
 import org.bftws.axis2.RmCounters;
 import org.bftws.rm.Backoff;
-import org.bftws.security.SignedEnvelope;
 import org.bftws.rm.OutboundSequence;
+import org.bftws.security.SignedEnvelope;
 
 /**
  * The client's transport sender (paper 3.3.1.2): serialises the (already signed) envelope once, POSTs it to every
