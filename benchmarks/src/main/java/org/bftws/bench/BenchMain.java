@@ -68,8 +68,8 @@ public final class BenchMain {
                 if (earlier != null && earlier.has("started")) {
                     // a partial re-run: the page keeps describing the suite's run, and says what was measured again
                     earlier.add("measured again", String.join(", ", options.only()) + " on " + info.get("started")
-                            + " (" + info.get("duration") + ", load " + info.get("load at start") + " to "
-                            + info.get("load at end") + ")");
+                            + " (" + info.get("duration") + ", setup warm-up " + info.get("setup warm-up") + ", load "
+                            + info.get("load at start") + " to " + info.get("load at end") + ")");
                     info = earlier;
                 }
                 info.write(options.out());
