@@ -108,9 +108,8 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
         Path defaultPage = quick ? resolvedOut.resolve("benchmarks.md") : root.resolve("docs").resolve("benchmarks.md");
         return new BenchOptions(quick, or(samples, quick ? 300 : 1000), or(warmup, quick ? 100 : 200),
                 or(setupWarmup, quick ? 400 : 20_000), Duration.ofSeconds(or(cap, quick ? 8 : 120)),
-                Duration.ofSeconds(quick ? 3 : 10), Duration.ofSeconds(quick ? 6 : SETUP_WARMUP_CAP_SECONDS), sizes,
-                clients, profiles,
-                configurations, resolvedOut.toAbsolutePath().normalize(),
+                Duration.ofSeconds(quick ? 3 : 10), Duration.ofSeconds(quick ? 6 : SETUP_WARMUP_CAP_SECONDS),
+                sizes, clients, profiles, configurations, resolvedOut.toAbsolutePath().normalize(),
                 (page != null ? page : defaultPage).toAbsolutePath().normalize(), reportOnly, keep, only, home);
     }
 
