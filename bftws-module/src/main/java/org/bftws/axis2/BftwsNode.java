@@ -86,6 +86,7 @@ public final class BftwsNode {
                 if (!callers.isEmpty()) {
                     nested = new NestedAdmission(r.group(), callers, settings.window(), destination, counters, timer);
                     r.manager().relayedNestedCopies(nested::admitsRelayedCopy);
+                    r.invoker().onExecuted(nested::executed);
                 }
                 destination.useTotalOrder(r.service(), r.invoker(), r.group().protocol().clientTimeout(), r.executes());
                 r.start();

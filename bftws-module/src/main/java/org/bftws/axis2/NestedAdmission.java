@@ -19,10 +19,12 @@ import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.client.CanonicalBody;
 import org.bftws.axis2.delivery.HttpExchange;
 import org.bftws.axis2.tier.NestedRequestGate;
+import org.bftws.axis2.tier.NestedSequences;
 import org.bftws.config.GroupConfig;
 import org.bftws.core.Request;
 import org.bftws.core.RequestId;
 import org.bftws.rm.InboundSequence;
+import org.bftws.rm.ReplyCache.CachedReply;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.SecurityRuntime;
 import org.slf4j.Logger;
@@ -60,6 +62,13 @@ final class NestedAdmission {
         this.destination = destination;
         this.counters = counters;
         this.hold = callee.protocol().clientTimeout();
+        for (GroupConfig caller : callers) {
+            // A caller replica that restarted installs the caller group's stable checkpoint and executes again what
+            // the group ordered after it: up to a watermark window of requests, whose nested calls (one per request
+            // assumed) it sends again and needs the replies of. Kept in memory only (not in checkpoints).
+            destination.keepReplies(NestedSequences.sequenceId(caller, callee.endpoint()),
+                    caller.protocol().watermarkWindow());
+        }
         timer.scheduleWithFixedDelay(this::expire, 100, 100, TimeUnit.MILLISECONDS);
     }
 
@@ -106,11 +115,61 @@ final class NestedAdmission {
     /** The held identical copies of an admitted request wait for its reply (or get it from the last-reply table). */
     void join(InboundSequence seq, long n, List<MessageContext> copies) throws AxisFault {
         for (MessageContext copy : copies) {
-            if (!destination.join(seq.id(), n, copy) && !destination.answerFromCache(seq.id(), n, copy)) {
+            if (!destination.join(seq.id(), n, copy) && !answerHeldFromCache(seq.id(), n, copy)) {
                 answer(copy, RmFault.notYetAvailable("message " + n + " of " + seq.id() + " was admitted and is "
                         + "being ordered; retransmit it"));
             }
         }
+    }
+
+    /**
+     * The invoker executed {@code request}. On a caller group's virtual sequence the gate stops counting copies up
+     * to its number (see {@link NestedRequestGate#executed}); copies still held for it that are identical get its
+     * reply, the others a fault.
+     */
+    void executed(Request request) {
+        RequestId id = request.id();
+        if (!gate.isVirtualSequence(id.client())) {
+            return;
+        }
+        try {
+            settle(id, request);
+        } catch (RuntimeException e) { // the invoker thread must go on executing
+            LOG.warn("could not settle the held copies of executed nested message {} of {}: {}", id.number(),
+                    id.client(), e.toString(), e);
+        }
+    }
+
+    private void settle(RequestId id, Request request) {
+        NestedRequestGate.Settled<MessageContext> settled = gate.executed(id.client(), id.number(),
+                () -> content(request));
+        for (MessageContext copy : settled.join()) {
+            if (!answerHeldFromCache(id.client(), id.number(), copy)) {
+                answer(copy, RmFault.notYetAvailable("message " + id.number() + " of " + id.client()
+                        + " was executed; retransmit it for its reply"));
+            }
+        }
+        for (MessageContext copy : settled.refused()) {
+            counters.refused.incrementAndGet();
+            answer(copy, RmFault.invalidMessage("nested request refused: the group executed message "
+                    + id.number() + " of " + id.client() + " without this copy (it differs, or is for an earlier "
+                    + "number)"));
+        }
+    }
+
+    /**
+     * Answers a held copy with the cached reply of message {@code n}; false when the reply is no longer kept. A held
+     * copy's worker thread is parked in Axis2's awaitResponse, so the answer must signal it (not answer "now").
+     */
+    private boolean answerHeldFromCache(String sequenceId, long n, MessageContext copy) {
+        CachedReply reply = destination.cachedReply(sequenceId, n);
+        HttpExchange x = HttpExchange.of(copy);
+        if (reply == null || x == null) {
+            return false;
+        }
+        x.answer(reply);
+        counters.duplicatesAnsweredFromCache.incrementAndGet();
+        return true;
     }
 
     private void expire() {
@@ -146,19 +205,25 @@ final class NestedAdmission {
         if (!gate.isVirtualSequence(id.client())) {
             return false;
         }
+        byte[] content = content(relayed);
+        return content != null && gate.admittedWith(id.client(), id.number(), content);
+    }
+
+    /** The content of a nested request's signed bytes, as {@link #content(MessageContext)}; null if unreadable. */
+    private static byte[] content(Request request) {
+        RequestId id = request.id();
         try {
             SOAPEnvelope envelope = OMXMLBuilderFactory.createSOAPModelBuilder(
-                    new ByteArrayInputStream(relayed.payload()), null).getSOAPEnvelope();
+                    new ByteArrayInputStream(request.payload()), null).getSOAPEnvelope();
             String action = headerText(envelope, "Action");
             String messageId = headerText(envelope, "MessageID");
             if (action == null || messageId == null) {
-                return false;
+                return null;
             }
-            return gate.admittedWith(id.client(), id.number(), content(action, messageId, envelope.getBody()));
+            return content(action, messageId, envelope.getBody());
         } catch (RuntimeException e) { // AXIOM reports malformed XML as unchecked exceptions
-            LOG.info("a relayed copy of nested message {} of {} could not be read: {}", id.number(), id.client(),
-                    e.toString());
-            return false;
+            LOG.info("nested message {} of {} could not be read: {}", id.number(), id.client(), e.toString());
+            return null;
         }
     }
 

@@ -198,6 +198,21 @@ public final class RmDestination {
         return true;
     }
 
+    /**
+     * Sequence {@code seqId} keeps its last {@code depth} replies instead of the node's {@code replyCacheDepth}: a
+     * caller group's virtual sequence, whose replicas may ask for old replies again (see NestedAdmission).
+     */
+    void keepReplies(String seqId, int depth) {
+        if (replies instanceof LastReplyCache cache) {
+            cache.keepDeeper(seqId, depth);
+        }
+    }
+
+    /** The cached reply of message {@code n} of {@code seqId}, or null when it is no longer kept. */
+    CachedReply cachedReply(String seqId, long n) {
+        return replies.get(seqId, n).orElse(null);
+    }
+
     /** Answers an already delivered request from the cache; false when the reply is no longer kept. */
     boolean answerFromCache(String seqId, long n, MessageContext mc) throws AxisFault {
         CachedReply reply = replies.get(seqId, n).orElse(null);

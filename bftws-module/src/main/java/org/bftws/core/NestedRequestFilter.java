@@ -42,6 +42,23 @@ public final class NestedRequestFilter {
         return n > 0 && (n <= acceptedBelow || accepted.contains(n));
     }
 
+    /**
+     * Numbers up to {@code n} were executed (the group committed them, so p+1 caller replicas' copies were counted by
+     * correct replicas): they count as accepted, and the window moves past them. A replica that restarted, or
+     * installed a checkpoint, counts from its executed prefix again instead of from 1.
+     */
+    public void acceptedThrough(long n) {
+        if (n <= acceptedBelow) {
+            return;
+        }
+        acceptedBelow = n;
+        copies.headMap(n, true).clear();
+        accepted.removeIf(a -> a <= n);
+        while (accepted.remove(acceptedBelow + 1)) {
+            acceptedBelow++;
+        }
+    }
+
     /** Counts one caller replica's copy; returns the request when this copy made it accepted, else null. */
     public Request add(int caller, Request copy) {
         long n = copy.id().number();

@@ -17,6 +17,8 @@ public final class LastReplyCache implements ReplyCache {
     }
 
     private final Map<String, ArrayDeque<Entry>> last = new ConcurrentHashMap<>();
+    /** Sequences that keep more than {@code depth} replies. */
+    private final Map<String, Integer> deeper = new ConcurrentHashMap<>();
     private final int depth;
 
     public LastReplyCache(int depth) {
@@ -26,12 +28,18 @@ public final class LastReplyCache implements ReplyCache {
         this.depth = depth;
     }
 
+    /** Sequence {@code sequenceId} keeps its last {@code replies} replies (if more than the cache's depth). */
+    public void keepDeeper(String sequenceId, int replies) {
+        deeper.merge(sequenceId, replies, Math::max);
+    }
+
     @Override
     public void put(String sequenceId, long messageNumber, CachedReply reply) {
         ArrayDeque<Entry> q = last.computeIfAbsent(sequenceId, k -> new ArrayDeque<>());
+        int keep = Math.max(depth, deeper.getOrDefault(sequenceId, depth));
         synchronized (q) {
             q.addLast(new Entry(messageNumber, reply));
-            while (q.size() > depth) {
+            while (q.size() > keep) {
                 q.removeFirst();
             }
         }

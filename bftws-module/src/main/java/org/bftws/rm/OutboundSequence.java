@@ -43,6 +43,28 @@ public final class OutboundSequence {
         return ++lastNumber;
     }
 
+    /**
+     * Continues numbering after {@code last}: the next message number is {@code last + 1}. For a caller group's
+     * virtual sequence (paper 3.4), whose numbering is part of the group's replicated state: a replica that installs
+     * a checkpoint takes the group's count from it. Acknowledgements of numbers above {@code last} are forgotten
+     * (they were for messages this replica numbered differently from the group).
+     */
+    public synchronized void resumeAfter(long last) {
+        if (last < 0) {
+            throw new IllegalArgumentException("message numbers start at 1; cannot resume after " + last);
+        }
+        lastNumber = last;
+        for (Map.Entry<String, AckRanges> e : ackedBy.entrySet()) {
+            AckRanges kept = new AckRanges();
+            for (AckRanges.Range r : e.getValue().ranges()) {
+                if (r.lower() <= last) {
+                    kept.addRange(new AckRanges.Range(r.lower(), Math.min(r.upper(), last)));
+                }
+            }
+            e.setValue(kept);
+        }
+    }
+
     /** The highest message number handed out (0 before the first). */
     public synchronized long lastMessageNumber() {
         return lastNumber;

@@ -23,6 +23,7 @@ import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.DeploymentTrust;
 import org.bftws.security.PartyKeystore;
 import org.bftws.security.RelayedRequestVerifier;
+import org.bftws.axis2.tier.NestedNumbering;
 import org.bftws.axis2.tier.NestedSequences;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
@@ -89,7 +90,7 @@ public final class BftReplica {
         Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), virtualSequences::contains);
         this.replies = new ReplyRouter(pending, envelopes);
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
-                membership.isExecutor(self));
+                source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self));
         Map<Integer, String> endpoints = new TreeMap<>();
         for (int id = 0; id < directory.size(); id++) {
             NodeConfig n = group.node(directory.name(id));

@@ -7,11 +7,13 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.delivery.PendingRequest;
 import org.bftws.axis2.delivery.ServiceDelivery;
+import org.bftws.axis2.tier.NestedNumbering;
 import org.bftws.core.Output;
 import org.bftws.core.Request;
 import org.bftws.core.RequestId;
@@ -27,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * strictly in order and one at a time: it delivers each committed request through the service's own Axis2 message
  * receiver (the suspended message if it arrived here, else one built from the bytes another replica relayed), keeps
  * the reply's envelope for retransmissions, and reports the results; it delivers {@code get_state} for checkpoints
- * and {@code set_state} for state transfer at the head of the queue.
+ * and {@code set_state} for state transfer at the head of the queue. A checkpoint's state also holds how far the
+ * replica has numbered its group's nested calls ({@link ExecutionState}).
  */
 public final class TotalOrderInvoker implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(TotalOrderInvoker.class);
@@ -46,15 +49,20 @@ public final class TotalOrderInvoker implements Runnable {
     private final StateOperations state;
     private final ReplyCache envelopes;
     private final InboundSequences sequences;
+    private final NestedNumbering numbering;
     private final AtomicLong executed = new AtomicLong();
+    /** Told of every request this replica executed, after its reply was cached; multi-tier's gate listens. */
+    private volatile Consumer<Request> onExecuted = r -> { };
     /** False on agreement-only nodes: requests are only ordered, never delivered here. */
     private final boolean executes;
     private volatile TotalOrderManager manager;
     private volatile boolean running = true;
     private Thread thread;
 
-    TotalOrderInvoker(RequestContexts contexts, ReplyCache envelopes, InboundSequences sequences, boolean executes) {
+    TotalOrderInvoker(RequestContexts contexts, ReplyCache envelopes, InboundSequences sequences,
+                      NestedNumbering numbering, boolean executes) {
         this.executes = executes;
+        this.numbering = numbering;
         this.contexts = contexts;
         this.state = new StateOperations(contexts, delivery);
         this.envelopes = envelopes;
@@ -63,6 +71,14 @@ public final class TotalOrderInvoker implements Runnable {
 
     void attach(TotalOrderManager manager) {
         this.manager = manager;
+    }
+
+    /**
+     * {@code listener} hears of each request this replica executed, on the invoker thread, in execution order; it
+     * must not throw (an exception here stops execution on this replica).
+     */
+    public void onExecuted(Consumer<Request> listener) {
+        this.onExecuted = listener;
     }
 
     /** A request that arrived on this replica, accepted in order within its sequence: ordering begins. */
@@ -135,10 +151,13 @@ public final class TotalOrderInvoker implements Runnable {
                     execute(e);
                 } else if (o instanceof Output.TakeCheckpoint t) {
                     manager.measurements().checkpointStarted(t.seq());
-                    manager.onCheckpointState(t.seq(), manager.measurements().stateTaken(state.getState()));
+                    byte[] taken = ExecutionState.encode(numbering.numbers(), state.getState());
+                    manager.onCheckpointState(t.seq(), manager.measurements().stateTaken(taken));
                 } else if (o instanceof Output.InstallState s) {
                     long started = System.nanoTime();
-                    state.setState(s.applicationState());
+                    ExecutionState.Parts parts = ExecutionState.decode(s.applicationState());
+                    state.setState(parts.serviceState());
+                    numbering.resume(parts.nestedNumbering());
                     manager.transferTrace().stateSet(s.seq(), System.nanoTime() - started);
                     manager.onStateInstalled(s.seq());
                 }
@@ -165,6 +184,7 @@ public final class TotalOrderInvoker implements Runnable {
                 envelopes.put(r.id().client(), r.id().number(), reply);
             }
             sequences.find(r.id().client()).ifPresent(s -> s.deliveredThrough(r.id().number()));
+            onExecuted.accept(r);
             executed.incrementAndGet();
             results.add(result);
         }

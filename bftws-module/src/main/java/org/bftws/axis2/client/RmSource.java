@@ -11,6 +11,7 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.RmBodies;
+import org.bftws.axis2.tier.NestedNumbering;
 import org.bftws.axis2.tier.NestedSequences;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.ReplicasConfig;
@@ -36,6 +37,7 @@ public final class RmSource {
     private final ConfigurationContext configuration;
     private final ReplicasConfig replicas;
     private final ClientSequences sequences = new ClientSequences();
+    private final NestedNumbering nestedNumbering = new NestedNumbering();
     private final MulticastSender sender;
     private final long timeoutMillis;
 
@@ -53,6 +55,11 @@ public final class RmSource {
 
     public ClientSequences sequences() {
         return sequences;
+    }
+
+    /** How far this node has numbered its group's virtual sequences (checkpointed with the service's state). */
+    public NestedNumbering nestedNumbering() {
+        return nestedNumbering;
     }
 
     /** A group endpoint maps to its nodes; any other address is a direct WS-RM endpoint. */
@@ -76,8 +83,11 @@ public final class RmSource {
     public OutboundSequence nestedSequenceFor(MessageContext mc, GroupConfig caller) throws AxisFault {
         String address = mc.getTo().getAddress();
         Object backoff = mc.getProperty(MulticastSender.BACKOFF);
-        return sequences.obtain(ClientSequences.key(address, NESTED_KEY),
-                () -> create(address, NestedSequences.callerUuid(caller), backoff));
+        return sequences.obtain(ClientSequences.key(address, NESTED_KEY), () -> {
+            OutboundSequence s = create(address, NestedSequences.callerUuid(caller), backoff);
+            nestedNumbering.created(s);
+            return s;
+        });
     }
 
     private OutboundSequence create(String address, Object backoff) throws AxisFault {

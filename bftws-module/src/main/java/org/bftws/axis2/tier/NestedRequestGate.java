@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
@@ -46,6 +47,10 @@ public final class NestedRequestGate<C> {
 
     /** An identical copy of a request admitted before: the ordinary path answers it (wait or last-reply table). */
     public record AlreadyAdmitted<C>() implements Verdict<C> {
+    }
+
+    /** The copies still held for numbers executed meanwhile: identical ones {@code join}, others are refused. */
+    public record Settled<C>(List<C> join, List<C> refused) {
     }
 
     private record Copy<C>(Digest digest, List<C> held, List<Long> since) {
@@ -140,8 +145,9 @@ public final class NestedRequestGate<C> {
         if (c.filter.isAccepted(n)) {
             Digest accepted = c.admitted.get(n);
             if (accepted == null) {
-                return new Refused<>("message " + n + " of " + sequenceId + " was admitted long ago (more than "
-                        + remembered + " nested requests back); its copies are no longer compared");
+                return new Refused<>("message " + n + " of " + sequenceId + " was executed long ago (more than "
+                        + remembered + " nested requests back) or before this replica restarted; its copies are no "
+                        + "longer compared, and the other replicas have its reply");
             }
             return accepted.equals(digest) ? new AlreadyAdmitted<>() : new Refused<>("the copy of message " + n
                     + " from " + signer + " differs from the one " + (c.group.f() + 1) + " replicas of group "
@@ -192,6 +198,42 @@ public final class NestedRequestGate<C> {
         }
         Digest accepted = c.admitted.get(n);
         return accepted != null && accepted.equals(new Request(new RequestId(sequenceId, n), content).digest());
+    }
+
+    /**
+     * Message {@code n} of {@code sequenceId} was executed here: the group committed it, so correct replicas counted
+     * p+1 identical copies of it, and numbers before it were executed earlier (a correct caller replica makes call
+     * k+1 only after call k was answered). Counting copies up to {@code n} ends here too: a replica that restarted or
+     * installed a checkpoint counts from its executed prefix again, not from 1 (beyond its window it would admit
+     * nothing, and take no part in ordering nested requests). {@code content} (the executed request's, as
+     * {@link #admit} compares copies) is asked for only when this gate did not admit {@code n} itself; null when it
+     * cannot be read. Returns the copies still held for {@code n} and before.
+     */
+    public synchronized Settled<C> executed(String sequenceId, long n, Supplier<byte[]> content) {
+        Caller c = bySequence.get(sequenceId);
+        if (c == null || n < 1) {
+            return new Settled<>(List.of(), List.of());
+        }
+        Digest executed = c.admitted.get(n);
+        if (executed == null) {
+            byte[] k = content.get();
+            if (k != null) {
+                executed = new Request(new RequestId(sequenceId, n), k).digest();
+                c.admitted.put(n, executed);
+            }
+        }
+        c.filter.acceptedThrough(n);
+        List<C> join = new ArrayList<>();
+        List<C> refused = new ArrayList<>();
+        Map<Long, Map<Integer, Copy<C>>> settled = c.waiting.headMap(n, true);
+        for (Map.Entry<Long, Map<Integer, Copy<C>>> atNumber : settled.entrySet()) {
+            for (Copy<C> copy : atNumber.getValue().values()) {
+                boolean same = atNumber.getKey() == n && copy.digest().equals(executed);
+                (same ? join : refused).addAll(copy.held());
+            }
+        }
+        settled.clear();
+        return new Settled<>(join, refused);
     }
 
     /**

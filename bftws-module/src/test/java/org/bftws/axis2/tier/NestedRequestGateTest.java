@@ -128,4 +128,38 @@ class NestedRequestGateTest {
         assertTrue(!gate.admittedWith(SEQ, 2, body("echo a")), "nor is the content under another number");
         assertTrue(!gate.admittedWith("another-sequence", 1, body("echo a")));
     }
+
+    @Test
+    void aGateThatRestartedCountsCopiesFromTheNumbersItsReplicaExecutedNotFromOne() {
+        // a callee replica restarted: its gate is new, while the callers are at nested call 100
+        assertInstanceOf(NestedRequestGate.Refused.class, gate.admit(SEQ, 100, "relay0", body("x"), "early", 0));
+        gate.executed(SEQ, 99, () -> body("the 99th call"));
+        assertInstanceOf(NestedRequestGate.Held.class, gate.admit(SEQ, 100, "relay0", body("x"), "c0", 1));
+        assertInstanceOf(NestedRequestGate.Admitted.class, gate.admit(SEQ, 100, "relay1", body("x"), "c1", 2));
+        assertInstanceOf(NestedRequestGate.Refused.class, gate.admit(SEQ, 98, "relay2", body("y"), "late", 3),
+                "a copy of a number executed before is not counted again");
+    }
+
+    @Test
+    void copiesStillHeldWhenTheGroupExecutesTheirNumberGetItsReplyIfIdenticalAndAFaultOtherwise() {
+        gate.admit(SEQ, 1, "relay0", body("echo a"), "same", 0);
+        gate.admit(SEQ, 1, "relay3", body("evil"), "differing", 1);
+        NestedRequestGate.Settled<String> s = gate.executed(SEQ, 1, () -> body("echo a"));
+        assertEquals(List.of("same"), s.join());
+        assertEquals(List.of("differing"), s.refused());
+        assertTrue(gate.admittedWith(SEQ, 1, body("echo a")), "its content is now known as the executed one");
+        assertInstanceOf(NestedRequestGate.AlreadyAdmitted.class, gate.admit(SEQ, 1, "relay1", body("echo a"), "l", 2),
+                "a later identical copy takes the ordinary path (the reply cache)");
+    }
+
+    @Test
+    void executingANumberTheGateAdmittedItselfDoesNotReadTheRequestAgain() {
+        gate.admit(SEQ, 1, "relay0", body("echo a"), "c0", 0);
+        gate.admit(SEQ, 1, "relay1", body("echo a"), "c1", 1);
+        NestedRequestGate.Settled<String> s = gate.executed(SEQ, 1, () -> {
+            throw new AssertionError("the content was not needed");
+        });
+        assertEquals(List.of(), s.join());
+        assertEquals(List.of(), s.refused());
+    }
 }

@@ -34,6 +34,8 @@ final class TwoGroups implements AutoCloseable {
     static final Path AXIS2_XML = Path.of("..", "conf", "axis2.xml").toAbsolutePath().normalize();
 
     private final Path dir;
+    private final int[] ports;
+    private int restarts;
     final Path replicasXml;
     private final List<SimpleHTTPServer> servers = new ArrayList<>();
     /** relay0..3 then backend0..3. */
@@ -43,12 +45,17 @@ final class TwoGroups implements AutoCloseable {
 
     /** Starts both groups; {@code extra}, when not null, joins relay {@code byzantine}'s MessageOut phase. */
     TwoGroups(Path dir, int byzantine, Handler extra) throws Exception {
+        this(dir, byzantine, extra, "");
+    }
+
+    /** As above; {@code protocol} adds attributes to both groups' {@code <protocol>} element. */
+    TwoGroups(Path dir, int byzantine, Handler extra, String protocol) throws Exception {
         this.dir = dir;
-        int[] ports = NodeServer.freePorts(8);
+        this.ports = NodeServer.freePorts(8);
         StringBuilder b = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n");
-        group(b, "EchoRelayService", RELAY, "relay", ports, 0, "");
-        group(b, "EchoService", BACKEND, "backend", ports, 4, "<caller group=\"EchoRelayService\"/>\n");
+        group(b, "EchoRelayService", RELAY, "relay", ports, 0, "", protocol);
+        group(b, "EchoService", BACKEND, "backend", ports, 4, "<caller group=\"EchoRelayService\"/>\n", protocol);
         b.append("<client name=\"client1\"/>\n</replicas>\n");
         replicasXml = Files.writeString(dir.resolve("replicas.xml"), b);
         new KeyGenerator(ReplicasConfigReader.read(replicasXml, KeyFileCheck.none()), false).run();
@@ -71,12 +78,7 @@ final class TwoGroups implements AutoCloseable {
                 servers.add(server);
             }
             for (ConfigurationContext ctx : nodes) {
-                for (int t = 0; t < 500 && BftwsNode.of(ctx).replica() == null; t++) {
-                    Thread.sleep(20);
-                }
-                if (BftwsNode.of(ctx).replica() == null) {
-                    throw new IllegalStateException("a node did not start its replica role");
-                }
+                awaitReplica(ctx);
             }
         } catch (Exception e) {
             close();
@@ -84,11 +86,37 @@ final class TwoGroups implements AutoCloseable {
         }
     }
 
+    private static void awaitReplica(ConfigurationContext ctx) throws InterruptedException {
+        for (int t = 0; t < 500 && BftwsNode.of(ctx).replica() == null; t++) {
+            Thread.sleep(20);
+        }
+        if (BftwsNode.of(ctx).replica() == null) {
+            throw new IllegalStateException("a node did not start its replica role");
+        }
+    }
+
+    /**
+     * Stops node {@code i} (relay0..3, backend4..7 as {@code 4 + k}) and starts it again on its port with a new, empty
+     * repository: it knows nothing of what the groups did, and catches up by state transfer.
+     */
+    void restart(int i) throws Exception {
+        servers.get(i).stop();
+        nodes.get(i).terminate();
+        String party = i < 4 ? "relay" + i : "backend" + (i - 4);
+        ConfigurationContext ctx = BftwsConfigurator.context(
+                repository(dir.resolve(party + "-restart" + ++restarts), true), AXIS2_XML, replicasXml, party);
+        nodes.set(i, ctx);
+        SimpleHTTPServer server = new SimpleHTTPServer(ctx, ports[i]);
+        server.start();
+        servers.set(i, server);
+        awaitReplica(ctx);
+    }
+
     private static void group(StringBuilder b, String service, String endpoint, String prefix, int[] ports, int first,
-                              String callers) {
+                              String callers, String protocol) {
         b.append("<group service=\"").append(service).append("\" endpoint=\"").append(endpoint).append("\" f=\"1\">\n")
                 .append("<security profile=\"mac\"/>\n<protocol batchMaxDelay=\"1ms\" viewChangeTimeout=\"5s\" "
-                        + "retransmissionInterval=\"200ms\" clientTimeout=\"3s\"/>\n");
+                        + "retransmissionInterval=\"200ms\" clientTimeout=\"3s\"").append(protocol).append("/>\n");
         for (int i = 0; i < 4; i++) {
             int port = ports[first + i];
             b.append("<node id=\"").append(i).append("\" name=\"").append(prefix).append(i)
