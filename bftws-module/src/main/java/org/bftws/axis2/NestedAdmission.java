@@ -24,7 +24,6 @@ import org.bftws.config.GroupConfig;
 import org.bftws.core.Request;
 import org.bftws.core.RequestId;
 import org.bftws.rm.InboundSequence;
-import org.bftws.rm.ReplyCache.CachedReply;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.SecurityRuntime;
 import org.slf4j.Logger;
@@ -115,7 +114,7 @@ final class NestedAdmission {
     /** The held identical copies of an admitted request wait for its reply (or get it from the last-reply table). */
     void join(InboundSequence seq, long n, List<MessageContext> copies) throws AxisFault {
         for (MessageContext copy : copies) {
-            if (!destination.join(seq.id(), n, copy) && !answerHeldFromCache(seq.id(), n, copy)) {
+            if (!destination.join(seq.id(), n, copy) && !destination.answerHeldFromCache(seq.id(), n, copy)) {
                 answer(copy, RmFault.notYetAvailable("message " + n + " of " + seq.id() + " was admitted and is "
                         + "being ordered; retransmit it"));
             }
@@ -144,7 +143,7 @@ final class NestedAdmission {
         NestedRequestGate.Settled<MessageContext> settled = gate.executed(id.client(), id.number(),
                 () -> content(request));
         for (MessageContext copy : settled.join()) {
-            if (!answerHeldFromCache(id.client(), id.number(), copy)) {
+            if (!destination.answerHeldFromCache(id.client(), id.number(), copy)) {
                 answer(copy, RmFault.notYetAvailable("message " + id.number() + " of " + id.client()
                         + " was executed; retransmit it for its reply"));
             }
@@ -155,21 +154,6 @@ final class NestedAdmission {
                     + id.number() + " of " + id.client() + " without this copy (it differs, or is for an earlier "
                     + "number)"));
         }
-    }
-
-    /**
-     * Answers a held copy with the cached reply of message {@code n}; false when the reply is no longer kept. A held
-     * copy's worker thread is parked in Axis2's awaitResponse, so the answer must signal it (not answer "now").
-     */
-    private boolean answerHeldFromCache(String sequenceId, long n, MessageContext copy) {
-        CachedReply reply = destination.cachedReply(sequenceId, n);
-        HttpExchange x = HttpExchange.of(copy);
-        if (reply == null || x == null) {
-            return false;
-        }
-        x.answer(reply);
-        counters.duplicatesAnsweredFromCache.incrementAndGet();
-        return true;
     }
 
     private void expire() {

@@ -208,20 +208,39 @@ public final class RmDestination {
         }
     }
 
-    /** The cached reply of message {@code n} of {@code seqId}, or null when it is no longer kept. */
-    CachedReply cachedReply(String seqId, long n) {
-        return replies.get(seqId, n).orElse(null);
+    private record CacheHit(HttpExchange exchange, CachedReply reply) {
+    }
+
+    private CacheHit cacheHit(String seqId, long n, MessageContext mc) {
+        CachedReply reply = replies.get(seqId, n).orElse(null);
+        HttpExchange x = HttpExchange.of(mc);
+        if (reply == null || x == null) {
+            return null;
+        }
+        counters.duplicatesAnsweredFromCache.incrementAndGet();
+        return new CacheHit(x, reply);
     }
 
     /** Answers an already delivered request from the cache; false when the reply is no longer kept. */
     boolean answerFromCache(String seqId, long n, MessageContext mc) throws AxisFault {
-        CachedReply reply = replies.get(seqId, n).orElse(null);
-        HttpExchange x = HttpExchange.of(mc);
-        if (reply == null || x == null) {
+        CacheHit hit = cacheHit(seqId, n, mc);
+        if (hit == null) {
             return false;
         }
-        x.answerNow(reply);
-        counters.duplicatesAnsweredFromCache.incrementAndGet();
+        hit.exchange().answerNow(hit.reply());
+        return true;
+    }
+
+    /**
+     * Answers a held copy (its worker thread parked in Axis2's awaitResponse after the flow was suspended) from the
+     * cache: the answer must signal the parked worker, which answering "now" does not. False when not kept.
+     */
+    boolean answerHeldFromCache(String seqId, long n, MessageContext mc) {
+        CacheHit hit = cacheHit(seqId, n, mc);
+        if (hit == null) {
+            return false;
+        }
+        hit.exchange().answer(hit.reply());
         return true;
     }
 

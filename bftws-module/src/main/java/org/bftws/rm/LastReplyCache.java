@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Keeps the replies to the last {@code depth} delivered requests of each sequence. A synchronous client sends
  * message n+1 only after it got the reply to n, so depth 1 (the paper's last-reply table) covers it; a client that
  * shares one sequence between k threads can have k requests in flight and needs depth k. Memory is at most
- * {@code depth} replies per live sequence; terminated sequences are forgotten.
+ * {@code depth} replies per live sequence (more for the few sequences told to {@link #keepDeeper keep more}: a caller
+ * group's virtual sequences in multi-tier); terminated sequences are forgotten.
  */
 public final class LastReplyCache implements ReplyCache {
 
