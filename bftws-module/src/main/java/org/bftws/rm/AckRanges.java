@@ -52,6 +52,15 @@ public final class AckRanges {
         }
     }
 
+    /** Forgets every number above {@code last}, in time proportional to the ranges, not the numbers. */
+    public void removeAbove(long last) {
+        ranges.tailMap(last, false).clear();
+        Map.Entry<Long, Long> e = ranges.floorEntry(last);
+        if (e != null && e.getValue() > last) {
+            ranges.put(e.getKey(), last);
+        }
+    }
+
     public boolean contains(long n) {
         Map.Entry<Long, Long> e = ranges.floorEntry(n);
         return e != null && e.getValue() >= n;

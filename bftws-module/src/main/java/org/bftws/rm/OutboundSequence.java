@@ -54,15 +54,7 @@ public final class OutboundSequence {
             throw new IllegalArgumentException("message numbers start at 1; cannot resume after " + last);
         }
         lastNumber = last;
-        for (Map.Entry<String, AckRanges> e : ackedBy.entrySet()) {
-            AckRanges kept = new AckRanges();
-            for (AckRanges.Range r : e.getValue().ranges()) {
-                if (r.lower() <= last) {
-                    kept.addRange(new AckRanges.Range(r.lower(), Math.min(r.upper(), last)));
-                }
-            }
-            e.setValue(kept);
-        }
+        ackedBy.values().forEach(acks -> acks.removeAbove(last));
     }
 
     /** The highest message number handed out (0 before the first). */

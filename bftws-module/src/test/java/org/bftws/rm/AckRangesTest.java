@@ -49,4 +49,18 @@ class AckRangesTest {
         numbers.forEach(a::add);
         assertEquals(List.of(new AckRanges.Range(1, 500)), a.ranges());
     }
+
+    @Test
+    void removingEverythingAboveANumberCutsTheRangeThatSpansItAndDropsTheLaterOnes() {
+        AckRanges a = new AckRanges();
+        a.addRange(new AckRanges.Range(1, 4));
+        a.addRange(new AckRanges.Range(6, 9));
+        a.addRange(new AckRanges.Range(12, 12));
+        a.removeAbove(7);
+        assertEquals(List.of(new AckRanges.Range(1, 4), new AckRanges.Range(6, 7)), a.ranges());
+        a.removeAbove(5);
+        assertEquals(List.of(new AckRanges.Range(1, 4)), a.ranges());
+        a.removeAbove(0);
+        assertTrue(a.isEmpty());
+    }
 }
