@@ -10,7 +10,7 @@ package org.bftws.core;
  * travels with the message wherever it is embedded; a MAC (which only its receiver can check) suffices for the rest.
  */
 public sealed interface Message permits PrePrepare, Prepare, Commit, Checkpoint, ViewChange, NewView, FetchRequests,
-        ForwardedRequests, FetchState, StateSnapshot, Status, Reply, CommittedBatch, FetchCommitted {
+        ForwardedRequests, FetchState, StateSnapshot, Status, Reply, CommittedBatch, FetchCommitted, Claim, SignedClaim {
 
     int sender();
 

@@ -63,6 +63,11 @@ final class NormalCase {
         replica.advanceCommitted();
     }
 
+    /**
+     * Answers with the bodies asked for that this node holds; for gated ones also with what vouches for them here
+     * (this node's claim, the signed claims it holds), since the asker may lack the bodies' authenticity rather than
+     * the bodies.
+     */
     void onFetchRequests(FetchRequests fr) {
         List<Request> found = new ArrayList<>();
         for (Digest d : fr.digests()) {
@@ -73,6 +78,7 @@ final class NormalCase {
         }
         if (!found.isEmpty()) {
             out.toNode(fr.sender(), new ForwardedRequests(found, id));
+            replica.claimProtocol.vouchFor(found, fr.sender());
         }
     }
 
@@ -97,19 +103,20 @@ final class NormalCase {
         while (replica.isPrimary() && !replica.viewChanging && !replica.stateTransferActive()
                 && replica.nextSeq <= checkpoints.stableSeq() + options.watermarkWindow()
                 && replica.nextSeq - 1 - replica.lastCommitted < options.maxBatchesInFlight()) {
-            int eligible = requests.eligibleCount(options.batchMaxSize());
+            java.util.function.Predicate<Request> ready = replica.claimProtocol::proposable;
+            int eligible = requests.eligibleCount(options.batchMaxSize(), ready);
             if (eligible == 0) {
                 return;
             }
             if (eligible < options.batchMaxSize() && options.batchDelayTicks() > 0
-                    && replica.now - requests.oldestEligibleTick().orElse(replica.now) < options.batchDelayTicks()) {
+                    && replica.now - requests.oldestEligibleTick(ready).orElse(replica.now) < options.batchDelayTicks()) {
                 return;
             }
             if (eligible < options.batchMaxSize() && replica.pacing.holdBack(replica.now)) {
                 return; // clients about to send again join this batch (BatchPacing)
             }
             replica.pacing.proposed();
-            PrePrepare pp = new PrePrepare(replica.view(), replica.nextSeq++, requests.nextBatch(options.batchMaxSize()), id);
+            PrePrepare pp = new PrePrepare(replica.view(), replica.nextSeq++, requests.nextBatch(options.batchMaxSize(), ready), id);
             Slot s = log.slot(pp.seq());
             s.enterView(replica.view());
             s.prePrepare = pp;
@@ -219,6 +226,9 @@ final class NormalCase {
             out.drop(p, "node " + p.sender() + " already prepared another batch here");
             return;
         }
+        if (earlier == null && admissionWaits.awaiting(s.seq)) {
+            admissionWaits.recheck(null); // a backup that prepared vouches for the batch's gated requests
+        }
         checkPrepared(s);
     }
 
@@ -259,7 +269,12 @@ final class NormalCase {
 
     /** The gate admitted {@code r} here: slots that waited for it may prepare now (see {@link AdmissionWaits}). */
     void admissionArrived(Request r) {
-        admissionWaits.admissionArrived(r);
+        admissionWaits.recheck(r);
+    }
+
+    /** Claims arrived: slots that waited for vouchers may prepare now (see {@link AdmissionWaits}). */
+    void vouchesArrived() {
+        admissionWaits.recheck(null);
     }
 
     void checkPrepared(Slot s) {

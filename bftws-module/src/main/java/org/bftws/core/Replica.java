@@ -22,6 +22,7 @@ public final class Replica implements Node {
     final BatchPacing pacing;
     final OrderingLog log = new OrderingLog();
     final Checkpoints checkpoints;
+    final RequestClaims claims;
     final LocalAdmissions admissions;
     private final ExecutionStage execution;
     private final StateTransfer stateTransfer;
@@ -29,6 +30,7 @@ public final class Replica implements Node {
     private final StatusResponder status;
     private final NormalCase normal;
     private final RequestIntake intake;
+    final ClaimProtocol claimProtocol;
 
     long now;
     private int view;
@@ -67,13 +69,15 @@ public final class Replica implements Node {
         this.requests = new RequestStore(options.maxPendingPerClient());
         this.pacing = new BatchPacing(options.clientWaitTicks());
         this.checkpoints = new Checkpoints(membership, options);
-        this.admissions = new LocalAdmissions(gatedClient);
+        this.claims = new RequestClaims(membership, id);
+        this.admissions = new LocalAdmissions(gatedClient, claims);
         this.execution = membership.isExecutor(id) ? new ExecutionStage(id, options, out) : null;
         this.stateTransfer = new StateTransfer(id, membership, options, out);
         this.viewChanges = new ViewChangeProtocol(this, membership, options, checkpoints);
         this.status = new StatusResponder(this);
         this.normal = new NormalCase(this);
         this.intake = new RequestIntake(this, normal);
+        this.claimProtocol = new ClaimProtocol(this, claims, normal, intake);
     }
 
     @Override
@@ -155,6 +159,10 @@ public final class Replica implements Node {
             status.onStatus(st);
         } else if (m instanceof CommittedBatch cb) {
             normal.onCommittedBatch(cb);
+        } else if (m instanceof Claim c) {
+            claimProtocol.onClaim(c);
+        } else if (m instanceof SignedClaim sc) {
+            claimProtocol.onSignedClaim(sc);
         } else {
             out.drop(m, "not a message for an agreement node");
         }
@@ -164,8 +172,9 @@ public final class Replica implements Node {
     public List<Output> onTick() {
         now++;
         viewChanges.onTick();
+        claimProtocol.onTick();
         if (!viewChanging && !stateTransfer.active()) {
-            OptionalLong oldest = requests.oldestWaitingTick();
+            OptionalLong oldest = requests.oldestWaitingTick(claimProtocol::waitingSince);
             if (oldest.isPresent() && now - Math.max(oldest.getAsLong(), lastProgressTick) >= viewChanges.timeout()) {
                 viewChanges.start(view + 1, "a request waited " + viewChanges.timeout() + " ticks without progress"
                         + " (it arrived " + (now - oldest.getAsLong()) + " ticks ago, the last commit was "
@@ -300,6 +309,7 @@ public final class Replica implements Node {
             }
             for (RequestRef r : s.committedBatch.requests()) {
                 requests.committed(r.id());
+                claims.ordered(r.id());
                 pacing.committed(r.id().client(), now);
             }
             if (execution != null) {
@@ -353,7 +363,7 @@ public final class Replica implements Node {
         normal.discardUpTo(s);
         requests.stopAwaitingUpTo(s);
         requests.collectGarbage(log.namedRequests());
-        admissions.collectGarbage(d -> requests.body(d) != null);
+        claims.collectGarbage(requests::committedNumber);
         if (execution != null) {
             execution.collectGarbage(s);
         }
@@ -390,6 +400,7 @@ public final class Replica implements Node {
         }
         lastCommitted = Math.max(lastCommitted, seq);
         requests.jumpTo(table);
+        claims.collectGarbage(requests::committedNumber);
         stateTransfer.installed();
         out.add(new Output.StateTransferred(seq));
         log.discardUpTo(seq);
@@ -485,7 +496,7 @@ public final class Replica implements Node {
         return "view " + view + (viewChanging ? " (changing to " + viewChanges.targetView() + ")" : "")
                 + ", committed " + lastCommitted + ", executed " + lastExecuted() + ", stable " + checkpoints.stableSeq()
                 + ", next proposal " + nextSeq + ", waiting requests " + requests.waitingCount()
-                + ", oldest waiting since tick " + requests.oldestWaitingTick() + " (now " + now + ", timeout "
+                 + ", oldest waiting since tick " + requests.oldestWaitingTick(claimProtocol::waitingSince) + " (now " + now + ", timeout "
                 + viewChanges.timeout() + ")" + (stateTransfer.active() ? ", fetching state" : "");
     }
 

@@ -19,20 +19,25 @@ final class RequestIntake {
     }
 
     void admit(Request r, boolean direct) {
-        if (!direct && replica.admissions.gated(r.id())) {
-            // A relayed body of a nested request is no admission (one faulty caller replica may have signed it): it
-            // may serve a slot that waits for it, to execute a committed batch or to be held until the gate admits
-            // its own copy; it never waits for ordering, so a primary never proposes it on another node's word.
+        boolean gated = replica.admissions.gated(r.id());
+        // a relayed gated body counts as a request only when f+1 signed claims certify it here (RequestClaims)
+        boolean vouched = direct || (gated && replica.claims.certified(r.ref()));
+        if (gated && !vouched) {
+            // A relayed body of a gated request is no admission (one faulty caller replica may have signed a nested
+            // one; a faulty client's MAC authenticator may verify at some nodes only): it may serve a slot that waits
+            // for it, to execute a committed batch or to be held until its authentication arrives; it never waits for
+            // ordering, so a primary never proposes it on another node's word.
             if (replica.requests.addAwaitedBody(r)) {
                 normal.bodyArrived(r.digest());
             } else {
-                replica.out.drop(r, "a relayed nested request is taken only as a body that a pre-prepare awaits");
+                replica.out.drop(r, "a relayed gated request is taken only as a body that a pre-prepare awaits");
             }
             return;
         }
-        if (direct) {
+        if (direct && r.id().number() > replica.requests.committedNumber(r.id().client())
+                && replica.admissions.admit(r)) {
             // before the body counts as arrived, so a slot waiting for it can be prepared at once
-            replica.admissions.admit(r);
+            replica.claimProtocol.authenticated(r);
         }
         RequestStore.Admission a = replica.requests.add(r, replica.now);
         switch (a) {
@@ -58,8 +63,12 @@ final class RequestIntake {
                 }
             }
         }
-        if (direct && replica.admissions.gated(r.id()) && replica.requests.body(r.digest()) != null) {
-            normal.admissionArrived(r);
+        if (gated && replica.requests.body(r.digest()) != null) {
+            if (direct) {
+                normal.admissionArrived(r);
+            } else {
+                normal.vouchesArrived(); // certified: nothing to ask for again
+            }
         }
         normal.tryPropose();
     }

@@ -199,12 +199,15 @@ final class RequestStore {
         return Math.max(committedNumber(client), proposed.getOrDefault(client, 0L)) + 1;
     }
 
-    /** Requests the primary could propose now, up to {@code limit}. */
-    int eligibleCount(int limit) {
+    /**
+     * Requests the primary could propose now, up to {@code limit}: each client's next ones, as far as {@code ready}
+     * accepts them (a gated request waits for its claims, {@link RequestClaims}).
+     */
+    int eligibleCount(int limit, java.util.function.Predicate<Request> ready) {
         int count = 0;
         for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
             long next = nextToPropose(e.getKey());
-            while (count < limit && e.getValue().containsKey(next)) {
+            while (count < limit && readyAt(e.getValue().get(next), ready) != null) {
                 count++;
                 next++;
             }
@@ -215,40 +218,79 @@ final class RequestStore {
         return count;
     }
 
+    /** The first variant at a position that {@code ready} accepts, or null. */
+    private static Waiting readyAt(List<Waiting> atNumber, java.util.function.Predicate<Request> ready) {
+        if (atNumber != null) {
+            for (Waiting w : atNumber) {
+                if (ready.test(w.request())) {
+                    return w;
+                }
+            }
+        }
+        return null;
+    }
+
     /** When the oldest request the primary could propose now arrived, if any. */
-    OptionalLong oldestEligibleTick() {
-        return oldestNext(true);
-    }
-
-    /**
-     * When the oldest request that is next in its client's sequence and not committed arrived: what a replica waits
-     * for, and suspects the primary over when it waits too long. Requests behind a gap in their sequence do not count.
-     */
-    OptionalLong oldestWaitingTick() {
-        return oldestNext(false);
-    }
-
-    private OptionalLong oldestNext(boolean afterProposed) {
+    OptionalLong oldestEligibleTick(java.util.function.Predicate<Request> ready) {
         long oldest = Long.MAX_VALUE;
         for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
-            long next = afterProposed ? nextToPropose(e.getKey()) : committedNumber(e.getKey()) + 1;
-            List<Waiting> w = e.getValue().get(next);
+            Waiting w = readyAt(e.getValue().get(nextToPropose(e.getKey())), ready);
             if (w != null) {
-                oldest = Math.min(oldest, w.get(0).tick());
+                oldest = Math.min(oldest, w.tick());
             }
         }
         return oldest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest);
     }
 
-    /** The primary's next batch: up to {@code max} eligible requests, oldest first, each client's in order. */
-    Batch nextBatch(int max) {
+    /** When a waiting request starts to count against the primary; negative: it does not (yet). */
+    @FunctionalInterface
+    interface WaitClock {
+        long since(Request r, long arrivedAt);
+    }
+
+    /**
+     * From when the oldest request that is next in its client's sequence and not committed counts as waiting: what a
+     * replica waits for, and suspects the primary over when it waits too long. Requests behind a gap in their
+     * sequence do not count; {@code clock} says from when each one counts (its arrival, or later for a gated one).
+     */
+    OptionalLong oldestWaitingTick(WaitClock clock) {
+        long oldest = Long.MAX_VALUE;
+        for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
+            List<Waiting> atNumber = e.getValue().get(committedNumber(e.getKey()) + 1);
+            if (atNumber == null) {
+                continue;
+            }
+            for (Waiting w : atNumber) {
+                long since = clock.since(w.request(), w.tick());
+                if (since >= 0) {
+                    oldest = Math.min(oldest, since);
+                }
+            }
+        }
+        return oldest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest);
+    }
+
+    /** Each client's next request not committed (every variant at that number), with the tick it arrived. */
+    void forEachHead(java.util.function.ObjLongConsumer<Request> visitor) {
+        for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
+            List<Waiting> atNumber = e.getValue().get(committedNumber(e.getKey()) + 1);
+            if (atNumber != null) {
+                for (Waiting w : atNumber) {
+                    visitor.accept(w.request(), w.tick());
+                }
+            }
+        }
+    }
+
+    /** The primary's next batch: up to {@code max} eligible requests ({@code ready}), oldest first, each client's in order. */
+    Batch nextBatch(int max, java.util.function.Predicate<Request> ready) {
         List<RequestRef> refs = new ArrayList<>();
         while (refs.size() < max) {
             Waiting best = null;
             for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
-                List<Waiting> w = e.getValue().get(nextToPropose(e.getKey()));
-                if (w != null && (best == null || w.get(0).arrival() < best.arrival())) {
-                    best = w.get(0);
+                Waiting w = readyAt(e.getValue().get(nextToPropose(e.getKey())), ready);
+                if (w != null && (best == null || w.arrival() < best.arrival())) {
+                    best = w;
                 }
             }
             if (best == null) {

@@ -27,5 +27,12 @@ public enum Behavior {
      * replica's gate ever admits (paper 3.4): as primary, it proposes that request. Drawn apart from the others (see
      * ScenarioGenerator), so adding it changed no earlier seed's schedule.
      */
-    SMUGGLE_NESTED
+    SMUGGLE_NESTED,
+    /**
+     * Requests authenticated with MACs: claims (signed ones too) requests no client sent, and claims the requests it
+     * does hold only to some nodes. Drawn with the request-authentication mode, from a stream of its own.
+     */
+    LYING_CLAIMS,
+    /** Requests authenticated with MACs: never claims nor signs a claim for any request. */
+    WITHHELD_CLAIMS
 }

@@ -74,6 +74,15 @@ final class Oracle {
         }
     }
 
+    /**
+     * A correct node started a view change in a schedule where nothing but a client misbehaves: a client forced it,
+     * which neither its requests' authenticators nor anything else it sends may do.
+     */
+    void clientForcedViewChange(int node, int view, String reason) {
+        violation("forced view change", "node " + node + " moved to view " + view + " although only a client"
+                + " misbehaves: " + reason);
+    }
+
     /** A correct node's gate admitted the nested request {@code r} (it came in through onRequest). */
     void admittedNested(Request r) {
         admittedNested.add(r.digest());

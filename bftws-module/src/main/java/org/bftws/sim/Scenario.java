@@ -9,12 +9,16 @@ import org.bftws.core.ReplicaOptions;
 /**
  * One fault schedule, fully determined by its seed: the group, the workload, and the faults. Faults happen during
  * the first {@code faultTicks} ticks; afterwards the network is reliable, partitions heal and crashed nodes restart
- * (Byzantine nodes stay Byzantine).
+ * (Byzantine nodes stay Byzantine). With {@code macRequests} clients authenticate their requests with MAC
+ * authenticators (the {@code mac} profile): a node can check only its own entry, so every client is gated
+ * (docs/protocol.md, "Requests authenticated with MACs") and the Byzantine client makes its authenticator valid at
+ * only some nodes; without, requests carry signatures every node can check.
  */
 public record Scenario(long seed, String configuration, Membership membership, ReplicaOptions options,
                        int correctClients, int requestsPerClient, boolean byzantineClient,
                        double loss, double duplication, int maxDelay, int faultTicks,
-                       List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine) {
+                       List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
+                       boolean macRequests) {
 
     /** Nodes in {@code isolated} can exchange no messages with the others during [from, to). */
     public record Partition(int from, int to, Set<Integer> isolated) {
@@ -42,12 +46,22 @@ public record Scenario(long seed, String configuration, Membership membership, R
         return byzantine.containsKey(node) || crashes.stream().anyMatch(c -> c.node() == node && c.amnesia());
     }
 
+    /**
+     * Nothing misbehaves but the Byzantine client: no faulty or crashing node, no partition, no loss or duplication,
+     * short delays. A view change in such a schedule would be one a client forced.
+     */
+    public boolean onlyTheClientMisbehaves() {
+        return byzantineClient && byzantine.isEmpty() && crashes.isEmpty() && partitions.isEmpty() && loss == 0
+                && duplication == 0 && maxDelay <= 3;
+    }
+
     public String describe() {
         StringBuilder sb = new StringBuilder();
         sb.append("seed ").append(seed).append(": configuration ").append(configuration).append(", f=")
                 .append(membership.f()).append(", ").append(membership.size()).append(" nodes, ")
                 .append(correctClients).append(" clients x ").append(requestsPerClient).append(" requests")
-                .append(byzantineClient ? " + a Byzantine client" : "").append('\n');
+                .append(byzantineClient ? " + a Byzantine client" : "")
+                .append(macRequests ? ", requests authenticated with MACs" : "").append('\n');
         sb.append("  options ").append(options).append('\n');
         sb.append(String.format("  network: loss %.2f, duplication %.2f, delay 1..%d ticks; faults until tick %d%n",
                 loss, duplication, maxDelay, faultTicks));

@@ -90,8 +90,30 @@ public final class ScenarioGenerator {
             int from = rnd.nextInt(faultTicks);
             partitions.add(new Scenario.Partition(from, Math.min(faultTicks, from + 20 + rnd.nextInt(300)), isolated));
         }
-        return new Scenario(seed, configuration, m, options, 1 + rnd.nextInt(4), 3 + rnd.nextInt(15),
-                rnd.nextInt(5) == 0, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine);
+        int clients = 1 + rnd.nextInt(4);
+        int requests = 3 + rnd.nextInt(15);
+        boolean byzantineClient = rnd.nextInt(5) == 0;
+        // The request-authentication mode and what goes with it come from a stream of their own, so that every
+        // schedule drawn before it existed is still drawn as it was (with signatures) when the mode is not MAC.
+        Random mac = new Random(seed * 31 + 0x6d6163);
+        boolean macRequests = mac.nextBoolean();
+        if (macRequests) {
+            for (Set<Behavior> b : byzantine.values()) {
+                if (mac.nextInt(3) == 0) {
+                    b.add(Behavior.LYING_CLAIMS);
+                }
+                if (mac.nextInt(4) == 0) {
+                    b.add(Behavior.WITHHELD_CLAIMS);
+                }
+            }
+            if (byzantineClient && mac.nextInt(3) == 0) {
+                // a schedule in which only the client misbehaves: it must not be able to force a view change
+                return new Scenario(seed, configuration, m, options, clients, requests, true, 0, 0,
+                        1 + mac.nextInt(3), faultTicks, List.of(), List.of(), Map.of(), true);
+            }
+        }
+        return new Scenario(seed, configuration, m, options, clients, requests, byzantineClient, loss, duplication,
+                maxDelay, faultTicks, partitions, crashes, byzantine, macRequests);
     }
 
     private static int pickNode(Random rnd, int size, Set<Integer> taken) {
@@ -103,7 +125,8 @@ public final class ScenarioGenerator {
     }
 
     private static Set<Behavior> behaviors(Random rnd) {
-        Behavior[] all = EnumSet.complementOf(EnumSet.of(Behavior.SMUGGLE_NESTED)).toArray(new Behavior[0]);
+        Behavior[] all = EnumSet.complementOf(EnumSet.of(Behavior.SMUGGLE_NESTED, Behavior.LYING_CLAIMS,
+                Behavior.WITHHELD_CLAIMS)).toArray(new Behavior[0]);
         Set<Behavior> chosen = EnumSet.noneOf(Behavior.class);
         int count = 1 + rnd.nextInt(3);
         while (chosen.size() < count) {

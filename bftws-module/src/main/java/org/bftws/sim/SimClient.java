@@ -12,7 +12,9 @@ import org.bftws.core.Voter;
 /**
  * A client of the simulator: it sends one request at a time to every agreement node (BFT-WS multicasts), votes on
  * the replies (f+1 identical from distinct executors) and retransmits to all after a timeout. A Byzantine client
- * instead sends two different requests under every id, each to half of the nodes, and never waits.
+ * instead sends two different requests under every id, each to half of the nodes, and never waits; when requests are
+ * authenticated with MACs, it also makes each request's authenticator valid at a random set of nodes only (the
+ * others refuse the request, and a copy relayed to them is only a body there).
  */
 final class SimClient {
 
@@ -31,7 +33,10 @@ final class SimClient {
     private boolean done;
     private long maxLatency;
 
-    SimClient(String id, int requests, boolean byzantine, Membership membership) {
+    private final java.util.Random rnd;
+
+    SimClient(String id, int requests, boolean byzantine, Membership membership, java.util.Random rnd) {
+        this.rnd = rnd;
         this.id = id;
         this.requests = requests;
         this.byzantine = byzantine;
@@ -96,12 +101,25 @@ final class SimClient {
         Request b = new Request(new RequestId(id, next), payload(next, "b"));
         sim.signatures().clientSigns(a);
         sim.signatures().clientSigns(b);
+        boolean equivocate = rnd.nextBoolean();
+        sim.authenticatorValidAt(a, partOfTheNodes());
+        sim.authenticatorValidAt(b, partOfTheNodes());
         for (int node = 0; node < membership.agreementCount(); node++) {
-            sim.clientSends(this, node, node % 2 == 0 ? a : b);
+            sim.clientSends(this, node, !equivocate || node % 2 == 0 ? a : b);
         }
         if (++next > requests) {
             done = true;
         }
+    }
+
+    /** The nodes where a request's MAC authenticator verifies (only matters when requests use MACs). */
+    private java.util.Set<Integer> partOfTheNodes() {
+        java.util.Set<Integer> valid = new java.util.HashSet<>();
+        int size = rnd.nextInt(membership.agreementCount() + 1);
+        while (valid.size() < size) {
+            valid.add(rnd.nextInt(membership.agreementCount()));
+        }
+        return valid;
     }
 
     private byte[] payload(int number, String variant) {

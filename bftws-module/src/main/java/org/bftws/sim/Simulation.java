@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.bftws.core.Destination;
+import org.bftws.core.ForwardedRequests;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
 import org.bftws.core.Node;
@@ -67,7 +68,7 @@ public final class Simulation {
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
             disks.add(new ArrayList<>());
-            nodes[i] = Node.create(i, membership, scenario.options(), Simulation::isNested);
+            nodes[i] = Node.create(i, membership, scenario.options(), this::gated);
             apps[i] = new SimApplication();
             if (scenario.byzantine().containsKey(i)) {
                 tamperers[i] = new Tamperer(i, scenario.byzantine().get(i), membership,
@@ -75,10 +76,11 @@ public final class Simulation {
             }
         }
         for (int c = 0; c < scenario.correctClients(); c++) {
-            addClient(new SimClient("c" + c, scenario.requestsPerClient(), false, membership));
+            addClient(new SimClient("c" + c, scenario.requestsPerClient(), false, membership, null));
         }
         if (scenario.byzantineClient()) {
-            addClient(new SimClient("evil", scenario.requestsPerClient(), true, membership));
+            addClient(new SimClient("evil", scenario.requestsPerClient(), true, membership,
+                    new Random(scenario.seed() ^ 0x5eed)));
         }
         this.trace = traced ? new StringBuilder(scenario.describe()) : null;
     }
@@ -151,6 +153,32 @@ public final class Simulation {
     }
 
     /**
+     * Whose requests a node must authenticate itself before it vouches for them: every client's when requests carry
+     * MAC authenticators, else the caller group's nested ones (paper 3.4).
+     */
+    private boolean gated(String client) {
+        return scenario.macRequests() || isNested(client);
+    }
+
+    /** Requests whose MAC authenticator verifies only at some nodes (the Byzantine client's), with those nodes. */
+    private final Map<org.bftws.core.Digest, java.util.Set<Integer>> validAt = new HashMap<>();
+
+    /** Whether node {@code node} authenticates {@code r}: signatures verify everywhere, a MAC entry only where made so. */
+    private boolean authenticates(int node, Request r) {
+        if (!scenario.macRequests() || isNested(r.id().client())) {
+            return true;
+        }
+        java.util.Set<Integer> nodes = validAt.get(r.digest());
+        return nodes == null || nodes.contains(node);
+    }
+
+    void authenticatorValidAt(Request r, java.util.Set<Integer> nodes) {
+        if (scenario.macRequests()) {
+            validAt.put(r.digest(), java.util.Set.copyOf(nodes));
+        }
+    }
+
+    /**
      * SMUGGLE_NESTED: a faulty caller replica's copy of nested request k, validly signed, reaches only the nodes with
      * that behaviour, whose gates admit it alone; no correct node ever receives it, so none may execute it.
      */
@@ -199,7 +227,7 @@ public final class Simulation {
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
                 down[c.node()] = false;
                 if (c.restart() != Scenario.Restart.MEMORY) {
-                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), Simulation::isNested);
+                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), this::gated);
                     apps[c.node()] = new SimApplication();
                 }
                 trace("node " + c.node() + " restarts (" + c.restart() + ")");
@@ -226,6 +254,11 @@ public final class Simulation {
             return;
         }
         if (e.payload() instanceof Request r) {
+            if (!authenticates(e.to(), r)) {
+                count("requests refused: authenticator entry invalid");
+                trace(() -> "client -> " + e.to() + " REFUSED (its authenticator entry does not verify) " + r);
+                return;
+            }
             trace(() -> "client -> " + e.to() + " " + r);
             if (isNested(r.id().client()) && !scenario.faulty(e.to())) {
                 oracle.admittedNested(r);
@@ -234,7 +267,7 @@ public final class Simulation {
             return;
         }
         Message m = (Message) e.payload();
-        if (!signatures.accepts(m, e.from())) {
+        if (!signatures.accepts(m, e.from(), !scenario.macRequests())) {
             count("authentication rejections");
             trace(() -> e.from() + " -> " + e.to() + " REJECTED (authentication) " + m);
             return;
@@ -243,7 +276,29 @@ public final class Simulation {
         if (tamperers[e.to()] != null) {
             tamperers[e.to()].saw(m);
         }
+        if (m instanceof ForwardedRequests fw && scenario.macRequests()) {
+            deliverRelayed(e.to(), fw);
+            return;
+        }
         process(e.to(), nodes[e.to()].onMessage(m));
+    }
+
+    /**
+     * Relayed requests under MAC authenticators, as the adapter hands them over: one whose entry verifies here is
+     * authenticated here (onRequest); the others are only bodies (a ForwardedRequests).
+     */
+    private void deliverRelayed(int to, ForwardedRequests fw) {
+        List<Request> bodies = new ArrayList<>();
+        for (Request r : fw.requests()) {
+            if (!isNested(r.id().client()) && signatures.clientSigned(r) && authenticates(to, r)) {
+                process(to, nodes[to].onRequest(r));
+            } else {
+                bodies.add(r);
+            }
+        }
+        if (!bodies.isEmpty()) {
+            process(to, nodes[to].onMessage(new ForwardedRequests(bodies, fw.sender())));
+        }
     }
 
     private void process(int i, List<Output> outputs) {
@@ -279,6 +334,9 @@ public final class Simulation {
                 }
             } else if (o instanceof Output.ViewChangeStarted v) {
                 count("view changes started");
+                if (scenario.onlyTheClientMisbehaves()) {
+                    oracle.clientForcedViewChange(i, v.view(), v.reason());
+                }
                 trace("node " + i + " starts a view change to " + v.view() + ": " + v.reason());
             } else if (o instanceof Output.ViewInstalled v) {
                 count("views installed");

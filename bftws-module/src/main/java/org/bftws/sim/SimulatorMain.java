@@ -88,6 +88,12 @@ public final class SimulatorMain {
         if (s.byzantineClient()) {
             add.accept("schedule: Byzantine client", 1L);
         }
+        if (s.macRequests()) {
+            add.accept("schedule: requests authenticated with MACs", 1L);
+        }
+        if (s.onlyTheClientMisbehaves()) {
+            add.accept("schedule: only the client misbehaves", 1L);
+        }
         if (!s.partitions().isEmpty()) {
             add.accept("schedule: partitions", 1L);
         }

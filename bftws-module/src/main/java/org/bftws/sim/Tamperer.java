@@ -6,6 +6,7 @@ import java.util.Random;
 import java.util.Set;
 import org.bftws.core.Batch;
 import org.bftws.core.Checkpoint;
+import org.bftws.core.Claim;
 import org.bftws.core.Commit;
 import org.bftws.core.Digest;
 import org.bftws.core.Membership;
@@ -15,6 +16,7 @@ import org.bftws.core.PrePrepare;
 import org.bftws.core.Prepare;
 import org.bftws.core.PreparedCertificate;
 import org.bftws.core.Reply;
+import org.bftws.core.SignedClaim;
 import org.bftws.core.RequestId;
 import org.bftws.core.RequestRef;
 import org.bftws.core.StateSnapshot;
@@ -58,8 +60,27 @@ final class Tamperer {
         if (behaviors.contains(Behavior.SILENT_PRIMARY) && primary) {
             return result;
         }
+        if (behaviors.contains(Behavior.WITHHELD_CLAIMS) && (m instanceof Claim || m instanceof SignedClaim)) {
+            return result;
+        }
+        if (behaviors.contains(Behavior.LYING_CLAIMS) && m instanceof PrePrepare pp && rnd.nextInt(3) == 0) {
+            // the same proposal to every backup, naming a request no client sent, whose forged body it relays: only
+            // the rule that f+1 nodes vouch for a request before a correct backup prepares it keeps it unordered
+            List<RequestRef> refs = new ArrayList<>(pp.batch().requests());
+            refs.add(phantom());
+            m = new PrePrepare(pp.view(), pp.seq(), new Batch(refs), self);
+        }
         for (int to : destinations) {
+            if (behaviors.contains(Behavior.LYING_CLAIMS) && (m instanceof Claim || m instanceof SignedClaim)
+                    && rnd.nextInt(3) == 0) {
+                continue; // claims what it holds to some nodes only
+            }
             Message changed = rewrite(m, to);
+            if (!forgedBodies.isEmpty() && to < membership.size() && rnd.nextBoolean()) {
+                // again and again: a slot awaits a body only once it holds the pre-prepare that names it
+                result.add(new Addressed(to, new org.bftws.core.ForwardedRequests(List.copyOf(forgedBodies), self),
+                        rnd.nextInt(3)));
+            }
             int delay = behaviors.contains(Behavior.SLOW_PRIMARY) && changed instanceof PrePrepare ? timeout - 10 : 0;
             result.add(new Addressed(to, changed, Math.max(0, delay)));
         }
@@ -116,6 +137,14 @@ final class Tamperer {
             if (behaviors.contains(Behavior.FAKE_CERTIFICATES)) {
                 return withInventedProposal(nv);
             }
+        } else if (m instanceof Claim c) {
+            if (behaviors.contains(Behavior.LYING_CLAIMS) && rnd.nextBoolean()) {
+                return new Claim(withPhantom(c.refs()), self);
+            }
+        } else if (m instanceof SignedClaim sc) {
+            if (behaviors.contains(Behavior.LYING_CLAIMS) && rnd.nextBoolean()) {
+                return new SignedClaim(withPhantom(sc.refs()), self);
+            }
         }
         return m;
     }
@@ -160,9 +189,34 @@ final class Tamperer {
         return new Batch(List.of(phantom()));
     }
 
-    private RequestRef phantom() {
-        return new RequestRef(new RequestId("phantom-" + self, 1 + rnd.nextInt(3)), randomDigest());
+    private List<RequestRef> withPhantom(List<RequestRef> refs) {
+        List<RequestRef> lies = new ArrayList<>(refs);
+        lies.add(phantom());
+        return lies;
     }
+
+    /**
+     * A request no client sent. With LYING_CLAIMS (requests authenticated with MACs) it has a body, which this node
+     * relays along with the message that names it: a relayed body nobody can authenticate is still taken where a
+     * slot awaits it, so only the rule that f+1 nodes must vouch for it keeps it from being ordered.
+     */
+    private RequestRef phantom() {
+        RequestId id = new RequestId("phantom-" + self, 1 + rnd.nextInt(3));
+        if (!behaviors.contains(Behavior.LYING_CLAIMS)) {
+            return new RequestRef(id, randomDigest());
+        }
+        byte[] payload = new byte[8];
+        rnd.nextBytes(payload);
+        org.bftws.core.Request forged = new org.bftws.core.Request(id, payload);
+        forgedBodies.add(forged);
+        if (forgedBodies.size() > 8) {
+            forgedBodies.remove(0);
+        }
+        return forged.ref();
+    }
+
+    /** Bodies of the last phantoms it named, relayed along with what it sends. */
+    private final List<org.bftws.core.Request> forgedBodies = new ArrayList<>();
 
     private Digest randomDigest() {
         byte[] b = new byte[Digest.LENGTH];

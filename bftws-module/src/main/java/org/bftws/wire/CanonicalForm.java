@@ -3,6 +3,7 @@ package org.bftws.wire;
 import java.util.List;
 import org.bftws.core.Batch;
 import org.bftws.core.Checkpoint;
+import org.bftws.core.Claim;
 import org.bftws.core.Commit;
 import org.bftws.core.CommittedBatch;
 import org.bftws.core.Digest;
@@ -16,6 +17,7 @@ import org.bftws.core.PrePrepare;
 import org.bftws.core.Prepare;
 import org.bftws.core.PreparedCertificate;
 import org.bftws.core.Reply;
+import org.bftws.core.SignedClaim;
 import org.bftws.core.Request;
 import org.bftws.core.RequestRef;
 import org.bftws.core.StateSnapshot;
@@ -88,13 +90,21 @@ public final class CanonicalForm {
             requests(cb.requests(), out);
         } else if (m instanceof FetchCommitted fc) {
             out.writeLong(fc.afterSeq());
+        } else if (m instanceof Claim c) {
+            refs(c.refs(), out);
+        } else if (m instanceof SignedClaim sc) {
+            refs(sc.refs(), out);
         }
         out.writeInt(m.sender());
     }
 
     private static void batch(Batch batch, CanonicalWriter out) {
-        out.writeInt(batch.size());
-        for (RequestRef r : batch.requests()) {
+        refs(batch.requests(), out);
+    }
+
+    private static void refs(List<RequestRef> refs, CanonicalWriter out) {
+        out.writeInt(refs.size());
+        for (RequestRef r : refs) {
             out.writeString(r.id().client()).writeLong(r.id().number()).writeDigest(r.digest());
         }
     }

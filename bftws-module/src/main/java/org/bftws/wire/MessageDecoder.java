@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.bftws.core.Batch;
 import org.bftws.core.Checkpoint;
+import org.bftws.core.Claim;
 import org.bftws.core.Commit;
 import org.bftws.core.CommittedBatch;
 import org.bftws.core.Digest;
@@ -19,6 +20,7 @@ import org.bftws.core.PrePrepare;
 import org.bftws.core.Prepare;
 import org.bftws.core.PreparedCertificate;
 import org.bftws.core.Reply;
+import org.bftws.core.SignedClaim;
 import org.bftws.core.Request;
 import org.bftws.core.RequestId;
 import org.bftws.core.RequestRef;
@@ -67,6 +69,7 @@ final class MessageDecoder {
             case CHECKPOINT: return checkpoint(in);
             case VIEW_CHANGE: return viewChange(in);
             case NEW_VIEW: return newView(in);
+            case SIGNED_CLAIM: return signed(new SignedClaim(refs(in, limits.maxRequests()), from(in)), in);
             default: break;
         }
         Message m = plain(kind, in);
@@ -117,6 +120,8 @@ final class MessageDecoder {
             }
             case FETCH_COMMITTED:
                 return new FetchCommitted(seq(in, AFTER_SEQ), from(in));
+            case CLAIM:
+                return new Claim(refs(in, limits.maxRequests()), from(in));
             default:
                 throw new IllegalStateException("unhandled kind " + kind);
         }
@@ -125,14 +130,20 @@ final class MessageDecoder {
     private PrePrepare prePrepare(XmlInput in) throws WireFormatException {
         int view = view(in);
         long seq = seq(in, SEQ);
+        List<RequestRef> refs = refs(in, limits.maxBatch());
+        return signed(new PrePrepare(view, seq, new Batch(refs), from(in)), in);
+    }
+
+    /** The {@code Ref} children of {@code in}, at most {@code max} of them, and nothing else. */
+    private List<RequestRef> refs(XmlInput in, int max) throws WireFormatException {
         List<RequestRef> refs = new ArrayList<>();
         ChildCursor c = in.children();
-        for (XmlInput ref : c.many(REF, limits.maxBatch())) {
+        for (XmlInput ref : c.many(REF, max)) {
             refs.add(new RequestRef(requestId(ref), ref.digest(DIGEST)));
             ref.done();
         }
         c.end();
-        return signed(new PrePrepare(view, seq, new Batch(refs), from(in)), in);
+        return refs;
     }
 
     private Prepare prepare(XmlInput in) throws WireFormatException {

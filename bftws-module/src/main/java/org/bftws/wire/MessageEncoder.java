@@ -8,6 +8,7 @@ import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
 import org.bftws.core.Batch;
 import org.bftws.core.Checkpoint;
+import org.bftws.core.Claim;
 import org.bftws.core.Commit;
 import org.bftws.core.CommittedBatch;
 import org.bftws.core.Digest;
@@ -21,6 +22,7 @@ import org.bftws.core.PrePrepare;
 import org.bftws.core.Prepare;
 import org.bftws.core.PreparedCertificate;
 import org.bftws.core.Reply;
+import org.bftws.core.SignedClaim;
 import org.bftws.core.Request;
 import org.bftws.core.RequestRef;
 import org.bftws.core.StateSnapshot;
@@ -133,6 +135,10 @@ final class MessageEncoder {
             requests(cb.requests(), e);
         } else if (m instanceof FetchCommitted fc) {
             attr(e, AFTER_SEQ, fc.afterSeq());
+        } else if (m instanceof Claim c) {
+            refs(c.refs(), e);
+        } else if (m instanceof SignedClaim sc) {
+            refs(sc.refs(), e);
         }
         attr(e, FROM, m.sender());
         if (m.transferable()) {
@@ -153,7 +159,11 @@ final class MessageEncoder {
     }
 
     private void refs(Batch batch, OMElement parent) {
-        for (RequestRef r : batch.requests()) {
+        refs(batch.requests(), parent);
+    }
+
+    private void refs(List<RequestRef> refs, OMElement parent) {
+        for (RequestRef r : refs) {
             OMElement ref = factory.createOMElement(REF, ns, parent);
             ref.addAttribute(CLIENT, r.id().client(), null);
             attr(ref, NUMBER, r.id().number());

@@ -1,6 +1,7 @@
 package org.bftws.wire;
 
 import org.bftws.core.Checkpoint;
+import org.bftws.core.Claim;
 import org.bftws.core.Commit;
 import org.bftws.core.CommittedBatch;
 import org.bftws.core.FetchCommitted;
@@ -12,6 +13,7 @@ import org.bftws.core.NewView;
 import org.bftws.core.PrePrepare;
 import org.bftws.core.Prepare;
 import org.bftws.core.Reply;
+import org.bftws.core.SignedClaim;
 import org.bftws.core.StateSnapshot;
 import org.bftws.core.Status;
 import org.bftws.core.ViewChange;
@@ -34,7 +36,9 @@ public enum MessageKind {
     STATUS(11, "Status"),
     REPLY(12, "Reply"),
     COMMITTED_BATCH(13, "CommittedBatch"),
-    FETCH_COMMITTED(14, "FetchCommitted");
+    FETCH_COMMITTED(14, "FetchCommitted"),
+    CLAIM(15, "Claim"),
+    SIGNED_CLAIM(16, "SignedClaim");
 
     private final int tag;
     private final String element;
@@ -93,6 +97,10 @@ public enum MessageKind {
             return COMMITTED_BATCH;
         } else if (m instanceof FetchCommitted) {
             return FETCH_COMMITTED;
+        } else if (m instanceof Claim) {
+            return CLAIM;
+        } else if (m instanceof SignedClaim) {
+            return SIGNED_CLAIM;
         }
         throw new IllegalArgumentException("not a core message: " + m.getClass().getName());
     }

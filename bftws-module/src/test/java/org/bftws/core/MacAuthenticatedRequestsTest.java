@@ -1,0 +1,172 @@
+package org.bftws.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests authenticated with MAC authenticators (the {@code mac} profile, docs/protocol.md "Requests authenticated
+ * with MACs"): a node can check only its own entry, so every client is gated, nodes claim what they authenticated,
+ * and a faulty client whose authenticator verifies at some nodes only can neither make correct nodes diverge nor force
+ * a view change, while a faulty primary can neither order a request no client sent nor ignore one for good.
+ */
+class MacAuthenticatedRequestsTest {
+
+    private static final int TIMEOUT = 50;
+
+    /** Configuration I, f = 1, every client's requests authenticated with MACs. */
+    private static TestCluster cluster() {
+        return new TestCluster(Membership.configurationI(1), TestCluster.options(1), client -> true);
+    }
+
+    @Test
+    void thePrimaryProposesAGatedRequestOnlyOnceTwoFOtherNodesClaimedIt() {
+        TestCluster c = cluster();
+        Request r = TestCluster.request("client", 1);
+        c.send(r, 0, 1); // the primary and one backup hold it; that backup's claim is one of the 2f needed
+        c.deliverAll();
+        assertTrue(c.committed.get(0).isEmpty());
+        assertEquals(1, c.replica(0).claims.othersClaiming(r.ref()));
+        c.send(r, 2);
+        c.deliverAll();
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(r.id()), c.executedIds(i), "node " + i);
+        }
+    }
+
+    @Test
+    void aRequestWhoseAuthenticatorVerifiesOnlyAtThePrimaryIsNeverOrderedAndMakesNobodySuspectThePrimary() {
+        TestCluster c = cluster();
+        Request bad = TestCluster.request("faulty-client", 1);
+        c.send(bad, 0); // the other entries do not verify: their adapters refused it
+        c.tickAndDeliver(4 * TIMEOUT);
+        assertTrue(c.viewChangesStarted.isEmpty(), "a faulty client forced a view change");
+        for (int i = 0; i < 4; i++) {
+            assertTrue(c.executedIds(i).isEmpty(), "node " + i);
+        }
+        Request good = TestCluster.request("correct-client", 1);
+        c.send(good);
+        c.tickAndDeliver(3);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(good.id()), c.executedIds(i), "node " + i + ": other clients are served");
+        }
+    }
+
+    @Test
+    void aRequestAuthenticatedByTheBackupsButNotThePrimaryForcesNoViewChange() {
+        TestCluster c = cluster();
+        Request r = TestCluster.request("faulty-client", 1);
+        c.send(r, 1, 2, 3); // the primary's entry does not verify
+        c.tickAndDeliver(4 * TIMEOUT);
+        assertTrue(c.viewChangesStarted.isEmpty(), "a faulty client forced a view change");
+        // The backups' signed claims certified it: the primary ordered it on that proof, fetching its body.
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(r.id()), c.executedIds(i), "node " + i);
+        }
+    }
+
+    @Test
+    void aRequestValidAtThePrimaryAndFBackupsIsOrderedOnSignedClaimsWithoutAViewChange() {
+        TestCluster c = cluster();
+        Request r = TestCluster.request("faulty-client", 1);
+        c.send(r, 0, 1); // too few claims for the fast path: f+1 signed claims certify it after a wait
+        c.tickAndDeliver(4 * TIMEOUT);
+        assertTrue(c.viewChangesStarted.isEmpty(), "a faulty client forced a view change");
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(r.id()), c.executedIds(i), "node " + i + " executes it: a correct node authenticated it");
+        }
+    }
+
+    @Test
+    void aBackupPreparesARequestItCouldNotAuthenticateOnceFPlusOneNodesVouchForIt() {
+        TestCluster c = cluster();
+        Request r = TestCluster.request("faulty-client", 1);
+        List<Prepare> prepares = new ArrayList<>();
+        c.send(r, 0, 1, 2); // node 3's entry does not verify
+        c.tickAndDeliver(5, f -> {
+            if (f.message() instanceof Prepare p) {
+                prepares.add(p);
+            }
+            return true;
+        });
+        assertTrue(prepares.stream().anyMatch(p -> p.sender() == 3), "node 3 prepares on f+1 vouchers: " + prepares);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(r.id()), c.executedIds(i), "node " + i);
+        }
+        assertTrue(c.viewChangesStarted.isEmpty());
+    }
+
+    @Test
+    void aFaultyPrimaryCannotGetARequestNoClientSentOrdered() {
+        TestCluster c = cluster();
+        // Node 0, the primary, is faulty: it proposes a request it made up, relays its body and claims it itself.
+        Request forged = new Request(new RequestId("victim", 1), "transfer everything".getBytes(StandardCharsets.UTF_8));
+        c.down[0] = true;
+        List<Prepare> prepares = new ArrayList<>();
+        for (int i = 1; i < 4; i++) {
+            c.inject(i, new Claim(List.of(forged.ref()), 0));
+            c.inject(i, new SignedClaim(List.of(forged.ref()), 0));
+            c.inject(i, new PrePrepare(0, 1, new Batch(List.of(forged.ref())), 0));
+            c.inject(i, new ForwardedRequests(List.of(forged), 0));
+        }
+        c.tickAndDeliver(TIMEOUT / 2, f -> {
+            if (f.message() instanceof Prepare p) {
+                prepares.add(p);
+            }
+            return true;
+        });
+        assertTrue(prepares.isEmpty(), "correct backups vouched for a request no client sent: " + prepares);
+        for (int i = 1; i < 4; i++) {
+            assertTrue(c.executedIds(i).isEmpty(), "node " + i);
+        }
+    }
+
+    @Test
+    void aPrimaryThatIgnoresACertifiedRequestIsReplacedAndTheRequestIsOrdered() {
+        TestCluster c = cluster();
+        Request r = TestCluster.request("client", 1);
+        c.send(r);
+        // The primary is faulty: it proposes nothing (its pre-prepares never arrive).
+        c.tickAndDeliver(8 * TIMEOUT, f -> !(f.from() == 0 && f.message() instanceof PrePrepare));
+        assertFalse(c.viewChangesStarted.isEmpty(), "the backups suspected the primary that ignored the request");
+        for (int i = 1; i < 4; i++) {
+            assertEquals(1, c.nodes[i].view(), "node " + i);
+            assertEquals(List.of(r.id()), c.executedIds(i), "node " + i);
+        }
+    }
+
+    @Test
+    void claimsOfOrderedRequestsAreForgotten() {
+        TestCluster c = cluster();
+        for (int n = 1; n <= 5; n++) {
+            c.send(TestCluster.request("client", n));
+            c.tickAndDeliver(3);
+        }
+        for (int i = 0; i < 4; i++) {
+            assertEquals(5, c.executedIds(i).size(), "node " + i);
+            assertEquals(0, c.replica(i).claims.size(), "node " + i + " keeps claims of ordered requests");
+        }
+    }
+
+    @Test
+    void aClaimantCannotHoldMoreThanItsBudgetOfOutstandingClaims() {
+        RequestClaims claims = new RequestClaims(Membership.configurationI(1), 0);
+        int taken = 0;
+        for (int k = 0; k < RequestClaims.MAX_PER_CLAIMANT + 10; k++) {
+            Request r = TestCluster.request("made-up-" + k, 1);
+            if (claims.claimed(r.ref(), 3)) {
+                taken++;
+            }
+        }
+        assertEquals(RequestClaims.MAX_PER_CLAIMANT, taken);
+        assertTrue(claims.claimed(TestCluster.request("real", 1).ref(), 2), "another claimant is not affected");
+        claims.collectGarbage(client -> 1); // every request above was ordered
+        assertEquals(0, claims.size());
+        assertTrue(claims.claimed(TestCluster.request("later", 1).ref(), 3), "the budget is freed by garbage collection");
+    }
+}
