@@ -87,7 +87,11 @@ public final class BftReplica {
         java.util.Set<String> virtualSequences = config.callersOf(group).stream()
                 .map(caller -> NestedSequences.sequenceId(caller, group.endpoint()))
                 .collect(java.util.stream.Collectors.toUnmodifiableSet());
-        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), virtualSequences::contains);
+        // mac profile: a client's request carries one MAC per node, which convinces only that node, so every client is
+        // gated like a caller group's virtual sequence (docs/protocol.md, "Requests authenticated with MACs")
+        boolean macRequests = security.profile() == org.bftws.config.SecurityProfile.MAC;
+        java.util.function.Predicate<String> gated = macRequests ? client -> true : virtualSequences::contains;
+        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), gated);
         this.replies = new ReplyRouter(pending, envelopes);
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
                 source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self));
@@ -99,6 +103,11 @@ public final class BftReplica {
         this.channels = new ReplicaChannels(context, self, membership, endpoints, codec, signer, signatures, source);
         Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
         this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage, journal);
+        if (macRequests) {
+            RelayedMacRequests relayed = new RelayedMacRequests(context, group, SequenceUsers.of(config, group));
+            manager.relayedRequestsAuthenticated(r -> !virtualSequences.contains(r.id().client())
+                    && relayed.authenticatedHere(r));
+        }
         invoker.attach(manager);
         this.presigner = signer == null ? null : new ReproposalPresigner(signer, signatures, membership);
         if (presigner != null) {

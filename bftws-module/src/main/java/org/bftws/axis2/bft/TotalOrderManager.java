@@ -42,6 +42,8 @@ public final class TotalOrderManager {
     private java.util.function.Consumer<org.bftws.core.ViewChange> ownViewChanges = vc -> { };
     /** Whether a relayed nested request has the content this replica's gate admitted (paper 3.4); none: never. */
     private volatile java.util.function.Predicate<Request> relayedCopyAdmitted = r -> false;
+    /** Whether a relayed client request is authenticated at this replica (mac profile: its own entry); none: never. */
+    private volatile java.util.function.Predicate<Request> relayedAuthenticated = r -> false;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "bftws-pbft-ticks");
         t.setDaemon(true);
@@ -77,6 +79,14 @@ public final class TotalOrderManager {
      */
     public void relayedNestedCopies(java.util.function.Predicate<Request> admittedHere) {
         this.relayedCopyAdmitted = admittedHere;
+    }
+
+    /**
+     * mac profile: how to tell that a client request another replica relayed is authenticated here (this replica's
+     * entry of its authenticator verifies); such a copy reaches the core as a request, the others only as bodies.
+     */
+    void relayedRequestsAuthenticated(java.util.function.Predicate<Request> authenticatedHere) {
+        this.relayedAuthenticated = authenticatedHere;
     }
 
     void ownViewChangesTo(java.util.function.Consumer<org.bftws.core.ViewChange> listener) {
@@ -133,6 +143,9 @@ public final class TotalOrderManager {
         for (Request r : fw.requests()) {
             if (relayedCopyAdmitted.test(r)) {
                 count("relayed nested copies admitted");
+                outputs.addAll(core.onRequest(r));
+            } else if (relayedAuthenticated.test(r)) {
+                count("relayed requests authenticated here");
                 outputs.addAll(core.onRequest(r));
             } else {
                 rest.add(r);

@@ -63,7 +63,11 @@ public final class MacAuthenticator implements MessageAuthenticator {
             }
         }
         if (peer == null) {
-            wsSecurity.apply(group).signMessage(outgoing);
+            if (isClientRequest(outgoing, group)) {
+                addRequestAuthenticator(outgoing.getEnvelope(), group);
+            } else {
+                wsSecurity.apply(group).signMessage(outgoing);
+            }
             return;
         }
         SOAPEnvelope envelope = outgoing.getEnvelope();
@@ -85,9 +89,46 @@ public final class MacAuthenticator implements MessageAuthenticator {
         new AuthenticatorHeader(from, peer, mac).addTo(envelope);
     }
 
+    /**
+     * Whether {@code outgoing} is a message this party, a client of the deployment, sends to the nodes of
+     * {@code group} and can authenticate to each of them: it shares a key with every node.
+     */
+    private boolean isClientRequest(MessageContext outgoing, GroupConfig group) {
+        if (outgoing.isServerSide() || Exchange.clientNamed(config, self) == null) {
+            return false;
+        }
+        for (org.bftws.config.NodeConfig node : group.nodes()) {
+            if (!keys().sharesKeyWith(node.name())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One entry per node of the group, each under the key this client shares with that node, over one input. */
+    private void addRequestAuthenticator(SOAPEnvelope envelope, GroupConfig group) throws SecurityRefusal {
+        SOAPHeaderBlock old = RequestAuthenticatorHeader.find(envelope);
+        if (old != null) {
+            old.detach(); // a message sent through the flow again gets a fresh authenticator
+        }
+        String client = Exchange.clientNamed(config, self);
+        byte[] input = MacInput.ofRequest(group.service(), client, envelope);
+        java.util.Map<String, byte[]> entries = new java.util.LinkedHashMap<>();
+        for (org.bftws.config.NodeConfig node : group.nodes()) {
+            entries.put(node.name(), keys().mac(node.name(), input).orElseThrow());
+        }
+        new RequestAuthenticatorHeader(client, entries).addTo(envelope);
+    }
+
     @Override
     public AuthenticatedParty authenticate(MessageContext incoming, GroupConfig group) throws SecurityRefusal {
         SOAPEnvelope envelope = incoming.getEnvelope();
+        RequestAuthenticatorHeader request = RequestAuthenticatorHeader.read(envelope);
+        if (request != null) {
+            String client = verifyRequest(envelope, request, group);
+            return new AuthenticatedParty(client, trust().registered(client).orElseThrow(() -> new SecurityRefusal(
+                    RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + client)));
+        }
         AuthenticatorHeader header = AuthenticatorHeader.read(envelope);
         if (header == null) {
             return wsSecurity.apply(group).verify(incoming);
@@ -95,6 +136,70 @@ public final class MacAuthenticator implements MessageAuthenticator {
         String from = verify(envelope, header, group, Exchange.expectedSenderOf(incoming, group), incoming);
         return new AuthenticatedParty(from, trust().registered(from).orElseThrow(() -> new SecurityRefusal(
                 RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + from)));
+    }
+
+    /**
+     * Checks this node's entry of a client's request authenticator and returns the client's name as the config spells
+     * it. The sender must be a client of the deployment sharing a key with this node, which must be a node of
+     * {@code group}.
+     */
+    private String verifyRequest(SOAPEnvelope envelope, RequestAuthenticatorHeader header, GroupConfig group)
+            throws SecurityRefusal {
+        String node = Exchange.nodeNamed(group, self);
+        if (node == null) {
+            throw new SecurityRefusal(RefusalReason.MISDIRECTED, "a client's request authenticator reached " + self
+                    + ", which is no node of group " + group.service());
+        }
+        String client = Exchange.clientNamed(config, header.from());
+        if (client == null || !keys().sharesKeyWith(client)) {
+            throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, "'" + header.from() + "' is not a client of the"
+                    + " deployment that shares a key with " + self);
+        }
+        byte[] entry = header.entryFor(node).orElseThrow(() -> new SecurityRefusal(RefusalReason.MISDIRECTED,
+                "the request authenticator of " + client + " has no entry for " + node));
+        byte[] input;
+        try {
+            input = MacInput.ofRequest(group.service(), client, envelope);
+        } catch (IllegalArgumentException | org.apache.axiom.om.OMException e) {
+            throw new SecurityRefusal(RefusalReason.MALFORMED, e.getMessage(), e);
+        }
+        if (!keys().verify(client, input, entry)) {
+            throw new SecurityRefusal(RefusalReason.MAC_MISMATCH, "the entry for " + node + " of " + client
+                    + "'s request authenticator");
+        }
+        RequestAuthenticatorHeader.find(envelope).setProcessed();
+        return client;
+    }
+
+    /** What a relayed request's authenticator says at this node. */
+    public record RelayedRequest(String client, String sequenceId, long messageNumber) {
+    }
+
+    /**
+     * For a replica that got a client's request from another replica (a PBFT ForwardedRequests): whether its own
+     * entry of the request's authenticator verifies over the request's exact bytes, and if so who sent it and which
+     * WS-RM position it covers. Empty when the request carries no request authenticator (it is WS-Security signed);
+     * SecurityRefusal when it carries one that does not verify here: the request may still be genuine (a faulty
+     * client can make some entries wrong), so the caller takes it as a body only, not as a refusal of the relayer.
+     */
+    public Optional<RelayedRequest> authenticateRelayed(byte[] payload, GroupConfig group) throws SecurityRefusal {
+        SOAPEnvelope envelope;
+        try {
+            envelope = org.apache.axiom.om.OMXMLBuilderFactory.createSOAPModelBuilder(
+                    new java.io.ByteArrayInputStream(payload), null).getSOAPEnvelope();
+            RequestAuthenticatorHeader header = RequestAuthenticatorHeader.read(envelope);
+            if (header == null) {
+                return Optional.empty();
+            }
+            String client = verifyRequest(envelope, header, group);
+            MacInput.SequencePosition position = MacInput.SequencePosition.of(envelope);
+            if (position == null) {
+                throw new SecurityRefusal(RefusalReason.MALFORMED, "a relayed request without wsrm:Sequence");
+            }
+            return Optional.of(new RelayedRequest(client, position.id(), position.number()));
+        } catch (org.apache.axiom.om.OMException | IllegalArgumentException e) {
+            throw new SecurityRefusal(RefusalReason.MALFORMED, "not a SOAP request: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -21,6 +21,7 @@ import org.bftws.wire.WireNames;
  */
 final class MacInput {
     static final String DOMAIN = AuthenticatorHeader.NS + "#hmac-sha256/v1";
+    static final String REQUEST_DOMAIN = AuthenticatorHeader.NS + "#request-hmac-sha256/v1";
     private static final int BUNDLE = 'B';
 
     private MacInput() {
@@ -32,6 +33,21 @@ final class MacInput {
     static byte[] of(String group, String from, String to, SOAPEnvelope envelope, WireBundle bundle) {
         CanonicalWriter out = new CanonicalWriter(bundle == null ? 512 : 4096);
         out.writeString(DOMAIN).writeString(group).writeString(from).writeString(to);
+        return message(out, envelope, bundle);
+    }
+
+    /**
+     * The bytes a client's {@link RequestAuthenticatorHeader} covers: the same as {@link #of} without a receiver (each
+     * node's entry is made under the key only that node shares with the client, which says whom it is for) and with a
+     * domain of its own, so that no entry can pass for a MAC between two nodes or the other way round.
+     */
+    static byte[] ofRequest(String group, String client, SOAPEnvelope envelope) {
+        CanonicalWriter out = new CanonicalWriter(1024);
+        out.writeString(REQUEST_DOMAIN).writeString(group).writeString(client);
+        return message(out, envelope, null);
+    }
+
+    private static byte[] message(CanonicalWriter out, SOAPEnvelope envelope, WireBundle bundle) {
         SequencePosition position = SequencePosition.of(envelope);
         out.writeBoolean(position != null);
         if (position != null) {
@@ -52,6 +68,9 @@ final class MacInput {
         CanonicalXml.writeChildren(body, out, 1, (child, o) -> {
             if (!WireNames.MESSAGES.equals(child.getQName())) {
                 return false;
+            }
+            if (bundle == null) {
+                return false; // a request's body is canonical XML like any other
             }
             o.writeByte(BUNDLE);
             bundle.writeCanonical(o);

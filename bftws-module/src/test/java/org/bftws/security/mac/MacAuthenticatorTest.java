@@ -204,18 +204,80 @@ class MacAuthenticatorTest {
         assertTrue(e.getMessage().contains("pbft:Messages/pbft:Status[1]: attribute lastExecuted='four'"), e.getMessage());
     }
 
-    @Test
-    void aClientsMessageToANodeStaysWsSecuritySignedAndVerifiesAsTheClient() throws Exception {
+    /** A client's request to the group, as the client's out-flow leaves it (one copy for every node). */
+    static String clientRequest(String body) throws Exception {
         MessageContext out = new MessageContext();
-        out.setEnvelope(parse(envelope(1, "urn:uuid:client-seq", "<ns:echo xmlns:ns=\"urn:e\">x</ns:echo>")));
+        out.setEnvelope(parse(envelope(1, "urn:uuid:client-seq", body)));
         out.setTo(new EndpointReference(controlEndpoint(1)));
         client.protect(out, group.group);
-        String wire = text(out.getEnvelope());
-        assertTrue(wire.contains("wsse:Security"), wire);
-        assertFalse(wire.contains("mac:Authenticator"), wire);
-        MessageContext in = received(wire);
-        assertEquals("client1", nodes[1].authenticate(in, group.group).name());
-        assertNull(in.getProperty(WireBundle.PROPERTY));
+        return text(out.getEnvelope());
+    }
+
+    @Test
+    void aClientsRequestCarriesOneMacPerNodeAndEveryNodeAuthenticatesItAsTheClient() throws Exception {
+        String wire = clientRequest("<ns:echo xmlns:ns=\"urn:e\">x</ns:echo>");
+        assertTrue(wire.contains("<mac:RequestAuthenticator") && wire.contains("from=\"client1\""), wire);
+        assertFalse(wire.contains("wsse:Security"), "no public-key signature on a request: " + wire);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(wire.contains("to=\"replica" + i + "\""), wire);
+            MessageContext in = received(wire);
+            assertEquals("client1", nodes[i].authenticate(in, group.group).name(), "node " + i);
+        }
+    }
+
+    @Test
+    void aRequestWhoseEntryForANodeIsWrongIsRefusedThereAndAcceptedElsewhere() throws Exception {
+        String wire = clientRequest("<ns:echo xmlns:ns=\"urn:e\">x</ns:echo>");
+        int at = wire.indexOf("to=\"replica2\">") + "to=\"replica2\">".length();
+        char c = wire.charAt(at);
+        String oneBad = wire.substring(0, at) + (c == 'A' ? 'B' : 'A') + wire.substring(at + 1);
+        assertEquals(RefusalReason.MAC_MISMATCH, refusedBy(2, oneBad).reason());
+        assertEquals("client1", nodes[1].authenticate(received(oneBad), group.group).name());
+    }
+
+    @Test
+    void aRequestChangedOnTheWayIsRefusedByEveryNode() throws Exception {
+        String changed = clientRequest("<ns:echo xmlns:ns=\"urn:e\">pay 10</ns:echo>").replace("pay 10", "pay 99");
+        for (int i = 0; i < 4; i++) {
+            assertEquals(RefusalReason.MAC_MISMATCH, refusedBy(i, changed).reason(), "node " + i);
+        }
+    }
+
+    @Test
+    void aRequestAuthenticatorInTheNameOfANodeIsRefused() throws Exception {
+        String wire = clientRequest("<ns:echo xmlns:ns=\"urn:e\">x</ns:echo>").replace("from=\"client1\"",
+                "from=\"replica0\"");
+        assertEquals(RefusalReason.UNKNOWN_PEER, refusedBy(1, wire).reason());
+    }
+
+    @Test
+    void aRelayedRequestIsAuthenticatedByTheReceiversOwnEntryAndNamesItsSequencePosition() throws Exception {
+        byte[] relayed = clientRequest("<ns:echo xmlns:ns=\"urn:e\">x</ns:echo>")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        MacAuthenticator.RelayedRequest r = nodes[3].authenticateRelayed(relayed, group.group).orElseThrow();
+        assertEquals(new MacAuthenticator.RelayedRequest("client1", "urn:uuid:client-seq", 7), r);
+    }
+
+    @Test
+    void aRelayedRequestWhoseEntryHereIsWrongIsNotAuthenticatedHere() throws Exception {
+        String wire = clientRequest("<ns:echo xmlns:ns=\"urn:e\">x</ns:echo>");
+        int at = wire.indexOf("to=\"replica3\">") + "to=\"replica3\">".length();
+        char c = wire.charAt(at);
+        byte[] oneBad = (wire.substring(0, at) + (c == 'A' ? 'B' : 'A') + wire.substring(at + 1))
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        SecurityRefusal e = assertThrows(SecurityRefusal.class, () -> nodes[3].authenticateRelayed(oneBad, group.group));
+        assertEquals(RefusalReason.MAC_MISMATCH, e.reason());
+        assertTrue(nodes[2].authenticateRelayed(oneBad, group.group).isPresent(), "node 2's entry is intact");
+    }
+
+    @Test
+    void aRelayedSignedRequestIsNotJudgedByMacs() throws Exception {
+        MessageContext out = new MessageContext();
+        out.setEnvelope(parse(envelope(1, "urn:uuid:s-01", "<ns:echo xmlns:ns=\"urn:e\">x</ns:echo>")));
+        out.setTo(new EndpointReference("http://127.0.0.1:9999/axis2/services/OtherGroup"));
+        nodes[0].protect(out, group.group); // WS-Security signed
+        byte[] signed = text(out.getEnvelope()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(nodes[1].authenticateRelayed(signed, group.group).isEmpty());
     }
 
     @Test

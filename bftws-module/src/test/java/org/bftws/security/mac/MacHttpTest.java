@@ -127,11 +127,12 @@ class MacHttpTest {
     }
 
     @Test
-    void aClientsRequestIsWsSecuritySignedAndTheAnswerMacAuthenticatedWithTheKeyTheyShare() throws Exception {
+    void aClientsRequestCarriesARequestAuthenticatorAndTheAnswerIsMacAuthenticatedWithTheKeyTheyShare()
+            throws Exception {
         Exchanged x = send("client1");
         assertEquals("client1", x.attr("from"));
-        assertEquals("false", x.attr("mac"));
-        assertEquals("true", x.attr("wsse"), "a request stays signed: other replicas must be able to check it");
+        assertEquals("true", x.attr("mac"), "one HMAC per node, which other replicas check on a relayed copy");
+        assertEquals("false", x.attr("wsse"), "no public-key signature on a request");
         assertEquals("replica1", x.answeredBy().name());
         assertTrue(x.answerEnvelope().contains("Authenticator") && x.answerEnvelope().contains("to=\"client1\"")
                 && !x.answerEnvelope().contains("wsse:Security"), x.answerEnvelope());
