@@ -53,12 +53,22 @@ final class BenchMethod {
                 + " one host per node = 1 / (the largest node CPU time per request): what the paper's testbed of"
                 + " separate hosts measured, assuming the network is not the bottleneck. Ratios compare a replicated"
                 + " point with the unreplicated node of the same profile at the same size and clients.\n\n"
+                + (i.has("peer") ? "**BFT-SMaRt** (section above) runs between two of the suite's setups: right"
+                        + " after C-I `mac`'s last point (the headline), once its nodes have stopped, and before the"
+                        + " next setup starts, so the two are measured back to back on the same machine with nothing"
+                        + " else of the suite running. Command: " + i.get("peer") + ". Each run of `run.py` starts"
+                        + " its own 4 replica JVMs, warms them with 8 clients of W operations each, runs C clients of N"
+                        + " operations and measures the second half of each client's. A run that fails is tried once"
+                        + " more (with Maven's colour codes switched off: they broke a first build); one that fails"
+                        + " twice, runs past its timeout, or finds BFT-SMaRt's ports taken for 4 minutes becomes a"
+                        + " skipped row with its reason, and the suite goes on.\n\n" : "")
                 + (i.has("measured again") ? "**Measured again** after the suite's run (`--only`): "
                         + i.get("measured again") + ". The other setups' rows are the suite's run.\n\n" : "")
                 + "**Rerun.** `./bftws bench` (the full suite, " + "writes `docs/bench/` and this page; "
                 + i.get("points") + " points took " + i.get("duration") + " here), `./bftws bench --quick`"
                 + " (under 3 minutes after the build), `./bftws bench --report-only` (redraws plots and page from"
-                + " the CSV). `--sizes`, `--clients`, `--profiles`, `--configs`, `--samples`, `--warmup`, `--cap`"
+                + " the CSV and peer.csv), `./bftws bench --only bftsmart` (BFT-SMaRt again, the other rows kept),"
+                + " `--no-peer` (without BFT-SMaRt). `--sizes`, `--clients`, `--profiles`, `--configs`, `--samples`, `--warmup`, `--cap`"
                 + " narrow or change the grid; `BFTWS_REPLICA_JAVA_OPTS` adds node JVM flags (e.g. a Flight Recorder"
                 + " file per node: `-XX:StartFlightRecording=filename=/tmp/{name}.jfr`).\n";
     }
