@@ -78,13 +78,13 @@ public final class BenchMain {
                     info = earlier;
                 }
                 if (plan.peer().isPresent()) {
-                    String how = PeerRun.of(options, out).describe(PeerRun.requestBytes());
-                    if (options.peer() != null) {
-                        how += plan.peer().get().after() >= 0 ? ", at " + plan.peer().get().clients()
-                                + " clients, right after C-I mac's points" : ", before the plan's first setup (the"
-                                + " plan has no C-I mac)";
-                    }
-                    info.put("peer", how);
+                    BenchPlan.PeerRuns runs = plan.peer().get();
+                    info.put("peer", PeerRun.of(options, out).describe(PeerRun.requestBytes()));
+                    info.put("peer clients", String.join(", then ", runs.clients().stream().map(String::valueOf)
+                            .toList()));
+                    info.put("peer position", runs.after() >= 0 ? "right after C-I `mac`'s last point (the"
+                            + " headline), once its nodes had stopped, and before the next setup started"
+                            : "before the plan's first setup (the plan had no C-I `mac`)");
                 }
                 info.write(options.out());
                 if (runner.keptRunDirs().isEmpty()) {

@@ -57,7 +57,7 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
               DIR and the results page FILE; the last line is
               'latency ratio L, projected throughput ratio P, box throughput T req/s'
               (Configuration I, mac, 8 clients, 10 elements, against no replication with the same security)
-              --quick            a small version (about 5 minutes): 10 elements, mac and wssec, C-I and the signed
+              --quick            a small version (about 4 minutes): 10 elements, mac and wssec, C-I and the signed
                                  baselines, BFT-SMaRt with short runs; writes to .bftws/bench-quick unless
                                  --out/--page say otherwise
               --samples N        measured requests per point (default 1000; quick 300)

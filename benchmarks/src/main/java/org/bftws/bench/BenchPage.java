@@ -81,8 +81,8 @@ final class BenchPage {
                 .append(" are its); its replies are run.py's fixed 100 bytes, ours echo the ").append(bytes)
                 .append(" back. Its throughput is clients / mean latency of the measured half of each client's")
                 .append(" operations; its CPU per request is its 4 replicas' CPU per operation divided by 4, ours")
-                .append(" is the busiest replica's (the target says each replica). How it ran: ")
-                .append(info.get("peer")).append(".\n\n").append(ResultTables.peer(results, peer)).toString();
+                .append(" is the busiest replica's (the target says each replica). The method section says how it")
+                .append(" ran.\n\n").append(ResultTables.peer(results, peer)).toString();
     }
 
     /** The hand-written text between the markers (with its line breaks), or null when the page has none. */

@@ -68,11 +68,10 @@ final class PeerRun {
                 .length;
     }
 
-    /** How the peer is run, for the page's method section. */
+    /** How the peer is run, for the console and the page's method section. */
     String describe(int bytes) {
         return script == null ? "not run (--no-peer)" : String.format(Locale.ROOT,
-                "%s --clients C --ops %d --warm-ops %d --size %d (timeout %d min)", script, ops, warmOps, bytes,
-                timeout.toMinutes());
+                "python3 %s --clients C --ops %d --warm-ops %d --size %d", script, ops, warmOps, bytes);
     }
 
     /** One run at {@code clients}, retried once when it fails (the first build on a machine can, see {@link #env}). */

@@ -38,7 +38,7 @@ final class ResultTables {
             s.append("| ").append(c.clients()).append(" | BFT-SMaRt, ").append(p.requestBytes())
                     .append("-byte requests | ").append(dash(ResultsCsv.number(p.opsPerSecond(), 0)))
                     .append(" | ").append(msCell(p.meanMs(), 2)).append(" | ")
-                    .append(msCell(p.replicaCpuMsPerOp(), 3)).append(" (mean of 4)")
+                    .append(msCell(p.replicaCpuMsPerOp(), 3)).append(p.ok() ? " (mean of 4)" : "")
                     .append(" | ").append(dash(ResultsCsv.number(p.load1(), 1))).append(" | ")
                     .append(p.ok() ? "ok, " + p.measured() + (p.note().isEmpty() ? "" : " (" + cell(p.note()) + ")")
                             : "**skipped**: " + cell(p.note())).append(" |\n");
@@ -49,7 +49,7 @@ final class ResultTables {
                 PointResult r = ours.get();
                 s.append(dash(ResultsCsv.number(r.clientRps(), 0))).append(" | ")
                         .append(msCell(r.latency().meanMs(), 2)).append(" | ").append(msCell(c.oursCpuMs(), 3))
-                        .append(" (busiest of ").append(r.cpu().size() - 1).append(")").append(" | ")
+                        .append(" (busiest of ").append(replicas(r)).append(")").append(" | ")
                         .append(dash(ResultsCsv.number(r.load1(), 1))).append(" | ").append(status(r));
             } else {
                 s.append("- | - | - | - | ").append(ours.map(ResultTables::status).orElse("not measured"));
@@ -60,6 +60,11 @@ final class ResultTables {
                     .append(ratioCell(ResultsCsv.number(c.cpuRatio(), 2))).append(" | | |\n");
         }
         return s.toString();
+    }
+
+    /** Nodes with a CPU figure (the client's is the suite's JVM). */
+    private static long replicas(PointResult r) {
+        return r.cpu().keySet().stream().filter(n -> !n.equals(CpuSamples.CLIENT)).count();
     }
 
     private static String msCell(double v, int decimals) {

@@ -80,7 +80,7 @@ final class Targets {
                                java.util.function.Function<PeerComparison, String> figure,
                                java.util.function.Predicate<PeerComparison> ok) {
         if (cmp.isEmpty()) {
-            return new Row(target, goal, "not measured: " + PeerComparison.NO_ROWS, null);
+            return new Row(target, goal, "not measured: this run has no BFT-SMaRt rows", null);
         }
         PeerComparison c = cmp.get();
         String why = c.missing();
