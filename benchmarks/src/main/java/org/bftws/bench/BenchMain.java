@@ -17,7 +17,8 @@ import java.util.logging.Logger;
  * testbed. Runs the {@link BenchPlan}, writes {@code results.csv}, the PNG plots and the results page, prints the
  * comparisons and ends with {@code latency ratio L, projected throughput ratio P, box throughput T req/s}
  * (Configuration I, mac, 8 clients, 10 elements, against no replication with the same security). Exit status 0 when
- * every measured point succeeded and the headline was measured, 1 otherwise, 2 for a bad command line.
+ * every measured point succeeded and the headline was measured, 1 otherwise, 2 for a bad command line: BFT-SMaRt's
+ * rows are a reference, so a peer that was skipped (with its reason on the page) does not change it.
  */
 public final class BenchMain {
 
@@ -39,13 +40,16 @@ public final class BenchMain {
 
     static int run(BenchOptions options, PrintStream out) {
         List<PointResult> results;
+        List<PeerResult> peer;
         RunInfo info;
         boolean clean;
         try {
             if (options.reportOnly()) {
                 results = ResultsCsv.read(options.out().resolve(ResultsCsv.FILE));
+                peer = PeerCsv.read(options.out().resolve(PeerCsv.FILE));
                 info = RunInfo.read(options.out());
-                out.println("bench: read " + results.size() + " points from " + options.out().resolve(ResultsCsv.FILE));
+                out.println("bench: read " + results.size() + " points from " + options.out().resolve(ResultsCsv.FILE)
+                        + " and " + peer.size() + " BFT-SMaRt rows from " + options.out().resolve(PeerCsv.FILE));
             } else {
                 BenchPlan plan = BenchPlan.of(options);
                 info = RunInfo.begin(options, plan);
@@ -64,6 +68,7 @@ public final class BenchMain {
                 // --report-only prints the same headline: computed from the unrounded run, a ratio's last digit
                 // could differ from the page's
                 results = ResultsCsv.read(options.out().resolve(ResultsCsv.FILE));
+                peer = PeerCsv.read(options.out().resolve(PeerCsv.FILE));
                 info.end(Duration.ofNanos(System.nanoTime() - t0));
                 if (earlier != null && earlier.has("started")) {
                     // a partial re-run: the page keeps describing the suite's run, and says what was measured again
@@ -72,6 +77,15 @@ public final class BenchMain {
                             + info.get("load at start") + " to " + info.get("load at end") + ")");
                     info = earlier;
                 }
+                if (plan.peer().isPresent()) {
+                    BenchPlan.PeerRuns runs = plan.peer().get();
+                    info.put("peer", PeerRun.of(options, out).describe(PeerRun.requestBytes()));
+                    info.put("peer clients", String.join(", then ", runs.clients().stream().map(String::valueOf)
+                            .toList()));
+                    info.put("peer position", runs.after() >= 0 ? "right after C-I `mac`'s last point (the"
+                            + " headline), once its nodes had stopped, and before the next setup started"
+                            : "before the plan's first setup (the plan had no C-I `mac`)");
+                }
                 info.write(options.out());
                 if (runner.keptRunDirs().isEmpty()) {
                     BenchRunner.deleteQuietly(runRoot);
@@ -79,9 +93,10 @@ public final class BenchMain {
             }
             clean = results.stream().allMatch(r -> r.ok() || PointResult.NOT_MEASURED.equals(r.status()));
             List<Path> plots = BenchPlots.write(options.out(), results);
-            Targets targets = new Targets(results);
-            BenchPage.write(options.page(), results, info, options.out().resolve(ResultsCsv.FILE), plots, targets);
-            printSummary(out, results, targets, options, plots);
+            Targets targets = new Targets(results, peer);
+            BenchPage.write(options.page(), results, peer, info, options.out().resolve(ResultsCsv.FILE), plots,
+                    targets);
+            printSummary(out, results, peer, targets, options, plots);
             out.println(targets.finalLine());
             return clean && targets.headlineMeasured() ? 0 : 1;
         } catch (IOException | RuntimeException e) {
@@ -90,7 +105,7 @@ public final class BenchMain {
             Thread.currentThread().interrupt();
             out.println("bench: interrupted");
         }
-        out.println(new Targets(List.of()).finalLine());
+        out.println(new Targets(List.of(), List.of()).finalLine());
         return 1;
     }
 
@@ -98,8 +113,8 @@ public final class BenchMain {
         return figure.isEmpty() ? "n/a" : figure;
     }
 
-    private static void printSummary(PrintStream out, List<PointResult> results, Targets targets,
-                                      BenchOptions options, List<Path> plots) {
+    private static void printSummary(PrintStream out, List<PointResult> results, List<PeerResult> peer,
+                                      Targets targets, BenchOptions options, List<Path> plots) {
         out.println();
         out.println("replicated against no replication with the same security (latency ratio, throughput ratio"
                 + " on this machine, projected throughput ratio with one host per node):");
@@ -117,6 +132,14 @@ public final class BenchMain {
         long failed = results.stream().filter(r -> PointResult.FAILED.equals(r.status())).count();
         if (failed > 0) {
             out.println("failed points: " + failed + " (listed in the CSV and on the page with their reasons)");
+        }
+        out.println("BFT-SMaRt on this machine against C-I mac, 10 elements (throughput, mean latency, CPU per"
+                + " request of a replica):");
+        for (PeerComparison c : PeerComparison.all(results, peer)) {
+            out.println("  " + c.summary());
+        }
+        if (peer.isEmpty()) {
+            out.println("  not measured: " + PeerComparison.NO_ROWS);
         }
         out.println("targets:");
         for (Targets.Row row : targets.rows()) {

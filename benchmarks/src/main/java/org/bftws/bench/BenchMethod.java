@@ -6,6 +6,24 @@ final class BenchMethod {
     private BenchMethod() {
     }
 
+    /** How and when BFT-SMaRt ran; nothing for a run from before the suite ran it. */
+    private static String peer(RunInfo i) {
+        if (!i.has("peer")) {
+            return "";
+        }
+        if (!i.has("peer position")) {
+            return "**BFT-SMaRt** (section above): " + i.get("peer") + ".\n\n";
+        }
+        return "**BFT-SMaRt** (section above) ran " + i.get("peer position") + ": it and C-I `mac` are measured back"
+                + " to back on the same machine, with nothing else of the suite running. Command: `" + i.get("peer")
+                + "`, with C = " + i.get("peer clients") + ". Each run of `run.py` starts its own 4 replica JVMs, warms"
+                + " them with 8 clients of W operations each, runs C clients of N operations and measures the second"
+                + " half of each client's. A run that fails is tried once more (Maven's colour codes switched off:"
+                + " they broke a first build of BFT-SMaRt); one that fails twice, runs past its timeout, or finds"
+                + " BFT-SMaRt's ports taken for 4 minutes becomes a skipped row with its reason, and the suite goes"
+                + " on.\n\n";
+    }
+
     static String text(RunInfo i) {
         return "## Method\n\n"
                 + "**Machine.** " + i.get("cpu") + ", " + i.get("cores") + " cores seen by the JVM, "
@@ -53,12 +71,14 @@ final class BenchMethod {
                 + " one host per node = 1 / (the largest node CPU time per request): what the paper's testbed of"
                 + " separate hosts measured, assuming the network is not the bottleneck. Ratios compare a replicated"
                 + " point with the unreplicated node of the same profile at the same size and clients.\n\n"
+                + peer(i)
                 + (i.has("measured again") ? "**Measured again** after the suite's run (`--only`): "
                         + i.get("measured again") + ". The other setups' rows are the suite's run.\n\n" : "")
                 + "**Rerun.** `./bftws bench` (the full suite, " + "writes `docs/bench/` and this page; "
                 + i.get("points") + " points took " + i.get("duration") + " here), `./bftws bench --quick`"
-                + " (under 3 minutes after the build), `./bftws bench --report-only` (redraws plots and page from"
-                + " the CSV). `--sizes`, `--clients`, `--profiles`, `--configs`, `--samples`, `--warmup`, `--cap`"
+                + " (about 4 minutes after the build), `./bftws bench --report-only` (redraws plots and page from"
+                + " the CSV and peer.csv), `./bftws bench --only bftsmart` (BFT-SMaRt again, the other rows kept),"
+                + " `--no-peer` (without BFT-SMaRt). `--sizes`, `--clients`, `--profiles`, `--configs`, `--samples`, `--warmup`, `--cap`"
                 + " narrow or change the grid; `BFTWS_REPLICA_JAVA_OPTS` adds node JVM flags (e.g. a Flight Recorder"
                 + " file per node: `-XX:StartFlightRecording=filename=/tmp/{name}.jfr`).\n";
     }

@@ -33,22 +33,33 @@ import org.bftws.config.SecurityProfile;
  * @param only           setup ids to run (empty: all of the plan); with it, the other setups' rows of an existing
  *                       results.csv are kept, so one setup can be measured again
  * @param home           the state directory (.bftws): keys and run directories
+ * @param peer           BFT-SMaRt's runner script ({@code run.py}), null with {@code --no-peer}
+ * @param peerOps        operations per client of each peer run (BFT-SMaRt's client measures the second half)
+ * @param peerWarmOps    operations per client of the peer's unmeasured warm-up run (8 clients)
+ * @param peerTimeout    a peer run that has not printed its line after this long is stopped and recorded as skipped
  */
 record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Duration measureCap, Duration warmupCap,
                     Duration setupWarmupCap, List<Integer> sizes, List<Integer> clients,
                     List<SecurityProfile> profiles, List<Configuration> configurations, Path out, Path page,
-                    boolean reportOnly, boolean keep, List<String> only, Path home) {
+                    boolean reportOnly, boolean keep, List<String> only, Path home, Path peer, int peerOps,
+                    int peerWarmOps, Duration peerTimeout) {
+
+    /** Where BFT-SMaRt's runner is, from the checkout's root (the project's shared folder beside the checkouts). */
+    static final String PEER_SCRIPT = "../shared/peers/bftsmart/run.py";
 
     static final String USAGE = """
             usage: ./bftws bench [--quick] [--samples N] [--warmup W] [--setup-warmup W] [--cap SECONDS]
                                  [--sizes 1,10,100,1000] [--clients 1,2,4,8] [--profiles [none,]mac,wssec]
                                  [--configs I,II,III] [--only SETUP,..] [--out DIR] [--page FILE] [--report-only] [--keep]
-              runs the echo benchmark suite on this machine's testbed (one JVM per node, loopback), writes
-              results.csv and PNG plots to DIR and the results page FILE; the last line is
+                                 [--peer PATH | --no-peer]
+              runs the echo benchmark suite on this machine's testbed (one JVM per node, loopback), and BFT-SMaRt's
+              own microbenchmark right after C-I mac for comparison; writes results.csv, peer.csv and PNG plots to
+              DIR and the results page FILE; the last line is
               'latency ratio L, projected throughput ratio P, box throughput T req/s'
               (Configuration I, mac, 8 clients, 10 elements, against no replication with the same security)
-              --quick            a small version (under 3 minutes): 10 elements, mac and wssec, C-I and the signed
-                                 baselines; writes to .bftws/bench-quick unless --out/--page say otherwise
+              --quick            a small version (about 4 minutes): 10 elements, mac and wssec, C-I and the signed
+                                 baselines, BFT-SMaRt with short runs; writes to .bftws/bench-quick unless
+                                 --out/--page say otherwise
               --samples N        measured requests per point (default 1000; quick 300)
               --warmup W         unmeasured requests before each point (default 200; quick 100)
               --setup-warmup W   unmeasured requests after a setup's nodes start, at most 3 minutes (default 20000;
@@ -58,9 +69,14 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
               --out DIR          CSV and PNG files (default docs/bench)
               --page FILE        the results page (default docs/benchmarks.md)
               --only SETUP,..    run only these setups of the plan (ids as in results.csv: unrep-none, unrep-mac,
-                                 c1-mac, c2-wssec, ...); the other setups' rows of DIR/results.csv are kept
-              --report-only      measure nothing: rewrite the plots and the page from DIR/results.csv
-              --keep             keep every setup's run directory (logs, replicas.xml)""";
+                                 c1-mac, c2-wssec, ..., and bftsmart for the peer); the other setups' rows of
+                                 DIR/results.csv, and DIR/peer.csv unless bftsmart is named, are kept
+              --report-only      measure nothing: rewrite the plots and the page from DIR/results.csv and peer.csv
+              --keep             keep every setup's run directory (logs, replicas.xml)
+              --peer PATH        BFT-SMaRt's runner (default ../shared/peers/bftsmart/run.py from the checkout's
+                                 root), run at 8 and 1 clients; when it is missing or fails, the peer's rows say
+                                 why and the suite goes on
+              --no-peer          do not run BFT-SMaRt (the page says so)""";
 
     static BenchOptions parse(String[] argv) {
         Arguments args = new Arguments(argv);
@@ -79,6 +95,8 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
         boolean reportOnly = false;
         boolean keep = false;
         List<String> only = List.of();
+        Path peer = null;
+        boolean noPeer = false;
         while (args.hasNext()) {
             String option = args.option();
             switch (option) {
@@ -99,10 +117,17 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
                 case "--keep" -> keep = true;
                 case "--only" -> only = List.of(args.value(option).split(","));
                 case "--home" -> home = args.path(option);
+                case "--peer" -> peer = args.path(option);
+                case "--no-peer" -> noPeer = true;
                 default -> throw new UsageException("unknown option " + option);
             }
         }
+        if (noPeer && peer != null) {
+            throw new UsageException("--peer and --no-peer contradict each other");
+        }
         Path root = home.toAbsolutePath().normalize().getParent();
+        Path peerScript = noPeer ? null : (peer != null ? peer : root.resolve(PEER_SCRIPT)).toAbsolutePath()
+                .normalize();
         Path defaultOut = quick ? home.resolve("bench-quick") : root.resolve("docs").resolve("bench");
         Path resolvedOut = out != null ? out : page != null ? page.toAbsolutePath().getParent() : defaultOut;
         Path defaultPage = quick ? resolvedOut.resolve("benchmarks.md") : root.resolve("docs").resolve("benchmarks.md");
@@ -110,8 +135,22 @@ record BenchOptions(boolean quick, int samples, int warmup, int setupWarmup, Dur
                 or(setupWarmup, quick ? 400 : 20_000), Duration.ofSeconds(or(cap, quick ? 8 : 120)),
                 Duration.ofSeconds(quick ? 3 : 10), Duration.ofSeconds(quick ? 6 : SETUP_WARMUP_CAP_SECONDS),
                 sizes, clients, profiles, configurations, resolvedOut.toAbsolutePath().normalize(),
-                (page != null ? page : defaultPage).toAbsolutePath().normalize(), reportOnly, keep, only, home);
+                (page != null ? page : defaultPage).toAbsolutePath().normalize(), reportOnly, keep, only, home,
+                peerScript, quick ? QUICK_PEER_OPS : PEER_OPS, quick ? QUICK_PEER_WARM_OPS : PEER_OPS,
+                Duration.ofMinutes(quick ? 3 : 15));
     }
+
+    /**
+     * Operations per client of a full run's peer runs, and of its warm-up: run.py's defaults (its README's figures
+     * are from them), about 3 minutes per run here.
+     */
+    static final int PEER_OPS = 10_000;
+    /**
+     * The quick suite's peer runs: a few hundred measured operations per client after a warm-up of 8 x 500; each
+     * run still pays about 20 s for starting 4 replica JVMs and the client's (measured: 23 s with no warm-up).
+     */
+    static final int QUICK_PEER_OPS = 600;
+    static final int QUICK_PEER_WARM_OPS = 500;
 
     /**
      * How long a full run's setup warms up at most. Five JVMs on two cores take minutes to compile their request paths:

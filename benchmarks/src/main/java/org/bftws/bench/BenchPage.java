@@ -7,7 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The results page ({@code docs/benchmarks.md}): headline and targets, ratios, plots, every point, and the method.
+ * The results page ({@code docs/benchmarks.md}): headline and targets, BFT-SMaRt on this machine, ratios, plots,
+ * every point, and the method.
  * It is written whole from the results, except the text between {@value #BEGIN} and {@value #END}, which a person
  * writes (where the time goes, profiles) and which is carried over from the page being replaced.
  */
@@ -19,8 +20,8 @@ final class BenchPage {
     private BenchPage() {
     }
 
-    static void write(Path page, List<PointResult> results, RunInfo info, Path csv, List<Path> plots, Targets targets)
-            throws IOException {
+    static void write(Path page, List<PointResult> results, List<PeerResult> peer, RunInfo info, Path csv,
+                      List<Path> plots, Targets targets) throws IOException {
         String analysis = Files.isRegularFile(page) ? analysis(Files.readString(page, StandardCharsets.UTF_8)) : null;
         Path dir = page.toAbsolutePath().getParent();
         StringBuilder s = new StringBuilder();
@@ -37,6 +38,7 @@ final class BenchPage {
                 .append(" clients, ").append(BenchPlan.HEADLINE_SIZE)
                 .append(" elements per request, against one unreplicated node with the same security:\n\n```\n")
                 .append(targets.finalLine()).append("\n```\n\n").append(ResultTables.targets(targets))
+                .append(peerSection(results, peer, info))
                 .append("\n## Where the time goes\n\n").append(BEGIN).append('\n')
                 .append(analysis != null ? analysis : "(not written yet)\n").append(END).append("\n\n")
                 .append("## Ratios: replicated against no replication with the same security\n")
@@ -55,6 +57,32 @@ final class BenchPage {
                 .append('\n').append(BenchMethod.text(info));
         Files.createDirectories(dir);
         Files.writeString(page, s, StandardCharsets.UTF_8);
+    }
+
+    /** BFT-SMaRt measured back to back with C-I mac, or why it was not. */
+    static String peerSection(List<PointResult> results, List<PeerResult> peer, RunInfo info) {
+        StringBuilder s = new StringBuilder("\n## BFT-SMaRt on this machine\n\n")
+                .append("BFT-SMaRt (bft-smart/library 681cec8) is the Java BFT library a user would pick when SOAP is")
+                .append(" not a requirement. The suite runs its own microbenchmark (`run.py` in the project's shared")
+                .append(" folder: 4 replicas on loopback, f = 1, MACs between replicas and clients, no client")
+                .append(" signatures, closed-loop clients) on this machine, right after C-I `mac`'s points, and sets")
+                .append(" it beside C-I `mac` at ").append(BenchPlan.HEADLINE_SIZE).append(" elements. ");
+        if (peer.isEmpty()) {
+            return s.append("Not measured: ").append(PeerComparison.NO_ROWS).append(".\n").toString();
+        }
+        if (peer.stream().noneMatch(PeerResult::ok)) {
+            s.append("**Not measured in this run**: the rows below say why; the targets against BFT-SMaRt are not")
+                    .append(" checked. ");
+        }
+        int bytes = peer.get(0).requestBytes();
+        return s.append("Its requests carry ").append(bytes).append(" bytes, as many as the `<e:echo>` element of")
+                .append(" our ").append(BenchPlan.HEADLINE_SIZE).append("-element request (what the application")
+                .append(" hands over; the SOAP envelope and headers are BFT-WS's encoding, as BFT-SMaRt's headers")
+                .append(" are its); its replies are run.py's fixed 100 bytes, ours echo the ").append(bytes)
+                .append(" back. Its throughput is clients / mean latency of the measured half of each client's")
+                .append(" operations; its CPU per request is its 4 replicas' CPU per operation divided by 4, ours")
+                .append(" is the busiest replica's (the target says each replica). The method section says how it")
+                .append(" ran.\n\n").append(ResultTables.peer(results, peer)).toString();
     }
 
     /** The hand-written text between the markers (with its line breaks), or null when the page has none. */

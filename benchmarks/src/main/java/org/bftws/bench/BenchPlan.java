@@ -2,22 +2,36 @@ package org.bftws.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
 
 /**
- * What a suite run measures, in order: setups (each started once) and the points of each. The headline compares
- * Configuration I with the unreplicated node of the same profile at {@value #HEADLINE_CLIENTS} clients and
- * {@value #HEADLINE_SIZE} elements ("small requests").
+ * What a suite run measures, in order: setups (each started once) and the points of each, and BFT-SMaRt's
+ * microbenchmark as the peer to compare with. The headline compares Configuration I with the unreplicated node of the
+ * same profile at {@value #HEADLINE_CLIENTS} clients and {@value #HEADLINE_SIZE} elements ("small requests").
  */
-record BenchPlan(List<Stage> stages) {
+record BenchPlan(List<Stage> stages, Optional<PeerRuns> peer) {
 
     static final int HEADLINE_SIZE = 10;
     static final int HEADLINE_CLIENTS = 8;
+    /**
+     * The peer's client counts, in the order run: 8 first, so the peer's headline figure is measured right after
+     * C-I mac's (the last point of its setup), then 1 for the latency target.
+     */
+    static final List<Integer> PEER_CLIENTS = List.of(HEADLINE_CLIENTS, 1);
 
     /** One setup and the points measured on it, in this order. */
     record Stage(BenchSetup setup, List<BenchPoint> points) {
+    }
+
+    /**
+     * BFT-SMaRt's microbenchmark at these client counts, run right after stage {@code after} of the plan (C-I mac,
+     * so the two are measured back to back on the same machine), or before the first stage ({@code -1}) when the
+     * plan has no C-I mac.
+     */
+    record PeerRuns(List<Integer> clients, int after) {
     }
 
     static BenchPlan of(BenchOptions options) {
@@ -58,29 +72,45 @@ record BenchPlan(List<Stage> stages) {
         }
         if (!options.only().isEmpty()) {
             for (String id : options.only()) {
-                if (stages.stream().noneMatch(s -> s.setup().id().equals(id))) {
+                if (!id.equals(PeerResult.ID) && stages.stream().noneMatch(s -> s.setup().id().equals(id))) {
                     throw new UsageException("--only: no setup '" + id + "' in the plan; the plan's setups are "
-                            + String.join(", ", stages.stream().map(s -> s.setup().id()).toList()));
+                            + String.join(", ", stages.stream().map(s -> s.setup().id()).toList()) + " and "
+                            + PeerResult.ID + " (BFT-SMaRt)");
                 }
             }
             stages.removeIf(s -> !options.only().contains(s.setup().id()));
         }
-        return new BenchPlan(List.copyOf(stages));
+        // an --only run measures the peer only when named, so its earlier rows stay with the run they came from
+        boolean peer = options.only().isEmpty() || options.only().contains(PeerResult.ID);
+        return withPeer(stages, peer);
+    }
+
+    /** The plan of {@code stages}, with the peer right after C-I mac when {@code peer}. */
+    private static BenchPlan withPeer(List<Stage> stages, boolean peer) {
+        BenchSetup headline = BenchSetup.bft(Configuration.I, SecurityProfile.MAC);
+        int after = -1;
+        for (int i = 0; i < stages.size(); i++) {
+            if (stages.get(i).setup().equals(headline)) {
+                after = i;
+            }
+        }
+        return new BenchPlan(List.copyOf(stages), peer ? Optional.of(new PeerRuns(PEER_CLIENTS, after))
+                : Optional.empty());
     }
 
     /**
-     * The small version: small requests only; the headline's two setups at 1 and 8 clients, and the wssec
-     * target's two at 8 clients.
+     * The small version: small requests only; the headline's two setups at 1 and 8 clients, then the peer, and the
+     * wssec target's two setups at 8 clients.
      */
     static BenchPlan quick() {
         List<BenchPoint> oneAndEight = List.of(new BenchPoint(HEADLINE_SIZE, 1),
                 new BenchPoint(HEADLINE_SIZE, HEADLINE_CLIENTS));
         List<BenchPoint> eight = List.of(new BenchPoint(HEADLINE_SIZE, HEADLINE_CLIENTS));
-        return new BenchPlan(List.of(
+        return withPeer(List.of(
                 new Stage(BenchSetup.unreplicated(SecurityProfile.MAC), oneAndEight),
                 new Stage(BenchSetup.bft(Configuration.I, SecurityProfile.MAC), oneAndEight),
                 new Stage(BenchSetup.unreplicated(SecurityProfile.WSSEC), eight),
-                new Stage(BenchSetup.bft(Configuration.I, SecurityProfile.WSSEC), eight)));
+                new Stage(BenchSetup.bft(Configuration.I, SecurityProfile.WSSEC), eight)), true);
     }
 
     /** Elements of the 3-tier echo's requests, as in the paper's Fig. 8(b). */

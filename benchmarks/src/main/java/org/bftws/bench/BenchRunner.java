@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
@@ -15,7 +16,9 @@ import java.util.stream.Stream;
  * Runs a {@link BenchPlan}: for each setup, start its nodes, warm up, measure its points in order, stop its nodes;
  * after every point the results so far are written to {@code out/results.partial.csv} (renamed to results.csv when
  * the suite ends), so a stopped run keeps what it measured. A setup that does not start, or whose node dies, gets
- * its remaining points recorded as failed with the reason; the suite goes on with the next setup.
+ * its remaining points recorded as failed with the reason; the suite goes on with the next setup. The peer
+ * (BFT-SMaRt, {@link PeerRun}) runs where the plan says, on the machine the setups have just left idle; its rows go
+ * to {@code out/peer.csv} when the suite ends.
  */
 final class BenchRunner {
 
@@ -27,12 +30,15 @@ final class BenchRunner {
     private final CopyOnWriteArrayList<ReplicaProcess> current = new CopyOnWriteArrayList<>();
     private final List<PointResult> results = new ArrayList<>();
     private final List<Path> keptRunDirs = new ArrayList<>();
+    private final PeerRun peer;
+    private final List<PeerResult> peerResults = new ArrayList<>();
 
     BenchRunner(BenchOptions options, BenchPlan plan, Path runRoot, PrintStream out) {
         this.options = options;
         this.plan = plan;
         this.runRoot = runRoot;
         this.out = out;
+        this.peer = PeerRun.of(options, out);
     }
 
     List<PointResult> run() throws IOException, InterruptedException {
@@ -40,14 +46,27 @@ final class BenchRunner {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             TestbedKeys keys = new TestbedKeys(options.home().resolve("testbed").resolve("keys"));
-            out.println(keys.ensure());
+            if (!plan.stages().isEmpty()) {
+                out.println(keys.ensure());
+            }
             Progress progress = new Progress(out, plan.points());
             int setups = plan.stages().size();
+            int peerAfter = plan.peer().map(BenchPlan.PeerRuns::after).orElse(Integer.MIN_VALUE);
+            if (peerAfter == -1) {
+                runPeer(progress);
+            }
             int index = 0;
             for (BenchPlan.Stage stage : plan.stages()) {
                 runStage(stage, ++index, setups, keys, progress);
+                if (index - 1 == peerAfter) {
+                    runPeer(progress);
+                }
             }
+            PeerCsv.update(options.out().resolve(PeerCsv.FILE), plan, peerResults);
             Path partial = partialCsv();
+            if (!Files.exists(partial)) {
+                ResultsCsv.write(partial, results); // a plan of the peer alone (--only bftsmart) measures no point
+            }
             Path csv = options.out().resolve(ResultsCsv.FILE);
             if (!options.only().isEmpty() && Files.isRegularFile(csv)) {
                 List<PointResult> merged = merge(ResultsCsv.read(csv), results);
@@ -151,6 +170,17 @@ final class BenchRunner {
         }
     }
 
+    /** BFT-SMaRt at each of the plan's peer client counts, with the request size of the headline's requests. */
+    private void runPeer(Progress progress) throws InterruptedException {
+        int bytes = PeerRun.requestBytes();
+        out.printf(Locale.ROOT, "%s BFT-SMaRt (the peer): %s%n", progress.clock(), peer.describe(bytes));
+        for (int clients : plan.peer().orElseThrow().clients()) {
+            out.printf(Locale.ROOT, "%s   BFT-SMaRt, %d client%s%n", progress.clock(), clients,
+                    clients == 1 ? "" : "s");
+            peerResults.add(peer.run(clients, bytes, progress));
+        }
+    }
+
     /** The setup warm-up runs at the stage's largest client count, so the concurrent paths get compiled too. */
     private static int warmupClients(BenchPlan.Stage stage) {
         return stage.points().stream().mapToInt(BenchPoint::clients).max().orElse(1);
@@ -177,10 +207,11 @@ final class BenchRunner {
         return List.copyOf(keptRunDirs);
     }
 
-    /** Ctrl-C or SIGTERM: stop the nodes of the running setup before the JVM exits. */
+    /** Ctrl-C or SIGTERM: stop the nodes of the running setup, or the peer's run, before the JVM exits. */
     private void interrupted() {
         out.println("bench: interrupted; stopping the nodes; results so far are in " + partialCsv());
         Testbed.stopAll(current, out);
+        peer.stop();
     }
 
     static void deleteQuietly(Path dir) {

@@ -20,10 +20,65 @@ final class ResultTables {
     static String targets(Targets targets) {
         StringBuilder s = new StringBuilder("| target | goal | measured | met |\n| --- | --- | --- | --- |\n");
         for (Targets.Row r : targets.rows()) {
-            s.append("| ").append(r.target()).append(" | ").append(r.goal()).append(" | ").append(r.figure())
+            s.append("| ").append(r.target()).append(" | ").append(r.goal()).append(" | ").append(cell(r.figure()))
                     .append(" | ").append(r.met() == null ? "-" : r.met() ? "yes" : "**no**").append(" |\n");
         }
         return s.toString();
+    }
+
+    /**
+     * BFT-SMaRt against C-I mac at {@value BenchPlan#HEADLINE_SIZE} elements: for each of the peer's client counts,
+     * its row, ours, and ours / its.
+     */
+    static String peer(List<PointResult> results, List<PeerResult> peer) {
+        StringBuilder s = new StringBuilder("| clients | system | req/s | mean latency | CPU per request of a replica |"
+                + " load | status |\n| ---: | --- | ---: | ---: | ---: | ---: | --- |\n");
+        for (PeerComparison c : PeerComparison.all(results, peer)) {
+            PeerResult p = c.peer();
+            s.append("| ").append(c.clients()).append(" | BFT-SMaRt, ").append(p.requestBytes())
+                    .append("-byte requests | ").append(dash(ResultsCsv.number(p.opsPerSecond(), 0)))
+                    .append(" | ").append(msCell(p.meanMs(), 2)).append(" | ")
+                    .append(msCell(p.replicaCpuMsPerOp(), 3)).append(p.ok() ? " (mean of 4)" : "")
+                    .append(" | ").append(dash(ResultsCsv.number(p.load1(), 1))).append(" | ")
+                    .append(p.ok() ? "ok, " + p.measured() + (p.note().isEmpty() ? "" : " (" + cell(p.note()) + ")")
+                            : "**skipped**: " + cell(p.note())).append(" |\n");
+            Optional<PointResult> ours = c.ours();
+            s.append("| ").append(c.clients()).append(" | BFT-WS C-I `mac`, ").append(BenchPlan.HEADLINE_SIZE)
+                    .append(" elements | ");
+            if (ours.isPresent() && ours.get().ok()) {
+                PointResult r = ours.get();
+                s.append(dash(ResultsCsv.number(r.clientRps(), 0))).append(" | ")
+                        .append(msCell(r.latency().meanMs(), 2)).append(" | ").append(msCell(c.oursCpuMs(), 3))
+                        .append(" (busiest of ").append(replicas(r)).append(")").append(" | ")
+                        .append(dash(ResultsCsv.number(r.load1(), 1))).append(" | ").append(status(r));
+            } else {
+                s.append("- | - | - | - | ").append(ours.map(ResultTables::status).orElse("not measured"));
+            }
+            s.append(" |\n| ").append(c.clients()).append(" | *BFT-WS / BFT-SMaRt* | ")
+                    .append(ratioCell(Targets.pct(c.throughputRatio()))).append(" | ")
+                    .append(ratioCell(ResultsCsv.number(c.latencyRatio(), 2))).append(" | ")
+                    .append(ratioCell(ResultsCsv.number(c.cpuRatio(), 2))).append(" | | |\n");
+        }
+        return s.toString();
+    }
+
+    /** Nodes with a CPU figure (the client's is the suite's JVM). */
+    private static long replicas(PointResult r) {
+        return r.cpu().keySet().stream().filter(n -> !n.equals(CpuSamples.CLIENT)).count();
+    }
+
+    private static String msCell(double v, int decimals) {
+        String n = ResultsCsv.number(v, decimals);
+        return n.isEmpty() ? "-" : n + " ms";
+    }
+
+    private static String ratioCell(String v) {
+        return v.isEmpty() || v.equals("n/a") ? "-" : "*" + v + "*";
+    }
+
+    /** Text in a table cell: a pipe would end the cell. */
+    private static String cell(String text) {
+        return text.replace("|", "\\|");
     }
 
     /**

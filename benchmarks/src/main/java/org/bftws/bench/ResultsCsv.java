@@ -128,7 +128,7 @@ final class ResultsCsv {
         return Double.isNaN(v) || Double.isInfinite(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
-    private static String quote(String cell) {
+    static String quote(String cell) {
         if (cell.contains(",") || cell.contains("\"") || cell.contains("\n") || cell.contains("\r")) {
             return '"' + cell.replace("\"", "\"\"").replace("\r", " ").replace("\n", " ") + '"';
         }

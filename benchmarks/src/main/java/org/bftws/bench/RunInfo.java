@@ -69,6 +69,11 @@ final class RunInfo {
         entries.merge(key, value, (a, b) -> a + "; " + b);
     }
 
+    /** Sets an entry, replacing what it held. */
+    void put(String key, String value) {
+        entries.put(key, value);
+    }
+
     String get(String key) {
         return entries.getOrDefault(key, "unknown");
     }

@@ -60,6 +60,21 @@ class BenchOptionsTest {
     }
 
     @Test
+    void bftSmartsRunnerIsFoundBesideTheCheckoutUnlessAnotherIsNamedOrNone() {
+        BenchOptions full = BenchOptions.parse(new String[] {"--home", HOME.toString()});
+        assertEquals(Path.of("/shared/peers/bftsmart/run.py"), full.peer(), "../shared/peers/bftsmart/run.py");
+        assertEquals(10_000, full.peerOps());
+        BenchOptions quick = BenchOptions.parse(new String[] {"--quick", "--peer", "/opt/run.py", "--home",
+                HOME.toString()});
+        assertEquals(Path.of("/opt/run.py"), quick.peer());
+        assertTrue(quick.peerOps() < 1000 && quick.peerWarmOps() < 1000, "quick runs the peer briefly");
+        assertEquals(null, BenchOptions.parse(new String[] {"--no-peer", "--home", HOME.toString()}).peer());
+        UsageException e = assertThrows(UsageException.class,
+                () -> BenchOptions.parse(new String[] {"--no-peer", "--peer", "/opt/run.py"}));
+        assertTrue(e.getMessage().contains("--no-peer"), e.getMessage());
+    }
+
+    @Test
     void badValuesAreRefusedWithTheOptionNamed() {
         UsageException e = assertThrows(UsageException.class,
                 () -> BenchOptions.parse(new String[] {"--clients", "1,two"}));

@@ -60,6 +60,30 @@ class BenchPlanTest {
     }
 
     @Test
+    void bftSmartRunsRightAfterConfigurationIMacAtEightClientsThenOne() {
+        BenchSetup c1mac = BenchSetup.bft(Configuration.I, SecurityProfile.MAC);
+        for (BenchPlan plan : List.of(BenchPlan.of(BenchOptions.parse(new String[] {"--home", "/x/.bftws"})),
+                BenchPlan.quick())) {
+            BenchPlan.PeerRuns peer = plan.peer().orElseThrow();
+            assertEquals(c1mac, plan.stages().get(peer.after()).setup(), "back to back with the headline's setup");
+            assertEquals(List.of(8, 1), peer.clients());
+        }
+    }
+
+    @Test
+    void anOnlyRunMeasuresThePeerOnlyWhenItIsNamed() {
+        assertTrue(BenchPlan.of(BenchOptions.parse(new String[] {"--only", "c1-mac", "--home", "/x/.bftws"})).peer()
+                .isEmpty());
+        BenchPlan both = BenchPlan.of(BenchOptions.parse(new String[] {"--only", "bftsmart,c1-mac", "--home",
+                "/x/.bftws"}));
+        assertEquals(0, both.peer().orElseThrow().after());
+        BenchPlan alone = BenchPlan.of(BenchOptions.parse(new String[] {"--only", "bftsmart", "--home", "/x/.bftws"}));
+        assertEquals(List.of(), alone.stages());
+        assertEquals(-1, alone.peer().orElseThrow().after(), "without C-I mac, before the first setup");
+        assertEquals(0, alone.points());
+    }
+
+    @Test
     void setupIdsReadBackAsTheSameSetup() {
         for (SecurityProfile p : SecurityProfile.values()) {
             for (BenchSetup s : List.of(BenchSetup.unreplicated(p), BenchSetup.bft(Configuration.I, p),
