@@ -88,7 +88,7 @@ public final class BftwsNode {
                     r.manager().relayedNestedCopies(nested::admitsRelayedCopy);
                     r.invoker().onExecuted(nested::executed);
                 }
-                destination.useTotalOrder(r.service(), r.invoker(), r.group().protocol().clientTimeout(), r.executes());
+                destination.useTotalOrder(r.service(), r.invoker(), r.executes());
                 r.start();
                 replica = r;
             }

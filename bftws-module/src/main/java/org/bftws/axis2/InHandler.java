@@ -70,7 +70,7 @@ public final class InHandler extends AbstractHandler {
                     + "yet; retransmit the message later");
         }
         InboundSequence seq = dest.sequences().find(h.id()).orElse(null);
-        if (seq == null && (dest.totalOrderFor(serviceName(mc)) != null || ControlService.NAME.equals(serviceName(mc)))) {
+        if (seq == null && (dest.replicates(serviceName(mc)) || ControlService.NAME.equals(serviceName(mc)))) {
             // A replica may get a client's request before its CreateSequence (the client goes on after f+1
             // answers), or after a restart that forgot it: the identifier is the group's, the request authenticated.
             try {
@@ -170,7 +170,7 @@ public final class InHandler extends AbstractHandler {
      */
     private static InvocationResponse acceptForOrderingOnly(InboundSequence seq, long n, MessageContext mc,
                                                             BftwsNode node) throws AxisFault {
-        org.bftws.axis2.bft.TotalOrderInvoker total = node.destination().totalOrderFor(seq.service());
+        org.bftws.axis2.delivery.OrderingStep total = node.destination().orderingFor(seq.service());
         switch (seq.accept(n)) {
             case NEW -> {
                 seq.processedOnArrival(n);

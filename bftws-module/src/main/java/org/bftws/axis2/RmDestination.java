@@ -5,15 +5,12 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
-import org.bftws.axis2.bft.TotalOrderInvoker;
-import org.bftws.axis2.delivery.DeliveryWorker;
 import org.bftws.axis2.delivery.HeldExchanges;
 import org.bftws.axis2.delivery.HttpExchange;
 import org.bftws.axis2.delivery.OrderingStep;
 import org.bftws.axis2.delivery.PendingRequest;
 import org.bftws.axis2.delivery.PendingRequests;
 import org.bftws.axis2.delivery.SequenceOrderingStep;
-import org.bftws.axis2.delivery.ServiceDelivery;
 import org.bftws.rm.InboundSequence;
 import org.bftws.rm.InboundSequences;
 import org.bftws.rm.LastReplyCache;
@@ -35,17 +32,15 @@ public final class RmDestination {
     private final InboundSequences sequences;
     private final PendingRequests pending = new PendingRequests();
     private final HeldExchanges held;
-    private ReplyCache replies;
-    private OrderingStep ordering = new SequenceOrderingStep();
-    private DeliveryWorker worker;
-    /** BFT mode: requests to the replicated service go to PBFT's total order instead of per-sequence order. */
-    private volatile TotalOrderInvoker totalOrder;
+    private final ReplyCache replies;
+    /** Every service's requests but the replicated one's: WS-RM InOrder delivery. */
+    private final OrderingStep inOrder;
+    /** BFT mode: the replicated service's requests go to PBFT's total order (the TotalOrderInvoker) instead. */
+    private volatile OrderingStep replicated;
     private volatile String replicatedService;
     private volatile boolean orderingOnly;
     /** BFT mode is due for this service (this node is one of its replicas) but its ordering has not started yet. */
     private volatile String expectedReplicatedService;
-    /** How long a replica holds an exchange for the replicated service: no longer than the client waits for it. */
-    private volatile java.time.Duration replicatedHoldTimeout;
 
     RmDestination(NodeSettings settings, RmCounters counters, ScheduledExecutorService timer) {
         this.settings = settings;
@@ -54,6 +49,8 @@ public final class RmDestination {
         this.sequences = new InboundSequences(settings.maxSequences(), settings.window());
         this.replies = new LastReplyCache(settings.replyCacheDepth());
         this.held = new HeldExchanges(settings.maxHeldExchanges());
+        this.inOrder = new SequenceOrderingStep(replies, pending,
+                (seqId, n) -> sequences.find(seqId).ifPresent(s -> s.delivered(n)));
         // one sweep for every hold timeout: a timer task per exchange would keep each answered request's message
         // context alive until its timeout, tens of thousands of them at a thousand requests a second
         timer.scheduleWithFixedDelay(this::expireHeldExchanges, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
@@ -75,48 +72,30 @@ public final class RmDestination {
         return replies;
     }
 
-    public OrderingStep ordering() {
-        return ordering;
-    }
-
     /** Requests accepted and not yet delivered. */
     public PendingRequests pending() {
         return pending;
     }
 
-    /** Delivered requests so far (0 before the first). */
+    /** Delivered requests so far, by either step (0 before the first). */
     public long deliveredCount() {
-        return worker == null ? 0 : worker.delivered();
+        OrderingStep r = replicated;
+        return inOrder.delivered() + (r == null ? 0 : r.delivered());
     }
 
     /**
-     * Replaces the ordering step and the reply cache (BFT mode: the TotalOrderInvoker and the PBFT last-reply
-     * table). Only before the first request was accepted.
-     */
-    public synchronized void replaceOrdering(OrderingStep step, ReplyCache cache) {
-        if (worker != null) {
-            throw new IllegalStateException("the ordering step can only be replaced before delivery started");
-        }
-        this.ordering = step;
-        this.replies = cache;
-    }
-
-    /**
-     * BFT mode: requests to {@code service} are ordered by PBFT through {@code invoker} (the paper's Total Order
+     * BFT mode: requests to {@code service} are ordered by PBFT through {@code step} (the paper's Total Order
      * Invoker) instead of being delivered in per-sequence order.
      */
-    public void useTotalOrder(String service, TotalOrderInvoker invoker, java.time.Duration clientTimeout,
-                              boolean executes) {
+    public void useTotalOrder(String service, OrderingStep step, boolean executes) {
         this.orderingOnly = !executes;
         this.replicatedService = service;
-        this.totalOrder = invoker;
-        this.replicatedHoldTimeout = clientTimeout.compareTo(settings.holdTimeout()) < 0 ? clientTimeout
-                : settings.holdTimeout();
+        this.replicated = step;
     }
 
     /** Whether this node only orders {@code service}'s requests and never executes them (Configurations II, III). */
     public boolean orderingOnly(String service) {
-        return orderingOnly && totalOrderFor(service) != null;
+        return orderingOnly && replicates(service);
     }
 
     /**
@@ -129,15 +108,25 @@ public final class RmDestination {
 
     /** True while requests to {@code service} await the replica role's start (they are to be retried later). */
     public boolean awaitingTotalOrder(String service) {
-        return totalOrder == null && service != null && service.equals(expectedReplicatedService);
+        return replicated == null && service != null && service.equals(expectedReplicatedService);
     }
 
-    /** The Total Order Invoker if requests to {@code service} are totally ordered, else null. */
-    public TotalOrderInvoker totalOrderFor(String service) {
-        return service != null && service.equals(replicatedService) ? totalOrder : null;
+    /** Whether {@code service}'s requests are totally ordered by PBFT here (this node is one of its replicas). */
+    public boolean replicates(String service) {
+        return replicated != null && service != null && service.equals(replicatedService);
     }
 
-    /** A new request: remember it, hold its exchange, hand it to the ordering step (or to PBFT in BFT mode). */
+    /** The ordering step of {@code service}'s requests: PBFT's for the replicated service, else per-sequence order. */
+    public OrderingStep orderingFor(String service) {
+        return replicates(service) ? replicated : inOrder;
+    }
+
+    private OrderingStep orderingOf(String seqId) {
+        InboundSequence seq = sequences.find(seqId).orElse(null);
+        return orderingFor(seq == null ? null : seq.service());
+    }
+
+    /** A new request: remember it, hold its exchange, hand it to its service's ordering step. */
     void accept(InboundSequence seq, long n, MessageContext mc) {
         PendingRequest r = new PendingRequest(seq.id(), n, mc);
         HttpExchange x = HttpExchange.of(mc);
@@ -147,23 +136,17 @@ public final class RmDestination {
         }
         pending.add(r);
         counters.accepted.incrementAndGet();
-        TotalOrderInvoker total = totalOrderFor(seq.service());
-        if (total != null) {
-            total.submit(r);
-            return;
-        }
-        startWorker();
-        ordering.submit(r);
+        orderingFor(seq.service()).submit(r);
     }
 
     /**
-     * BFT mode: a retransmitted request whose reply is no longer in the envelope cache (this replica may know it
-     * only from a transferred checkpoint). It waits for the reply the core gives from its last-reply table.
+     * A retransmitted request whose reply is no longer in the envelope cache (a replica may know it only from a
+     * transferred checkpoint): when its step still answers it (PBFT's last-reply table), it waits for that answer.
      */
     boolean awaitReplyFromTotalOrder(InboundSequence seq, long n, MessageContext mc) {
-        TotalOrderInvoker total = totalOrderFor(seq.service());
+        OrderingStep step = orderingFor(seq.service());
         HttpExchange x = HttpExchange.of(mc);
-        if (total == null || x == null) {
+        if (!step.answersForgottenReplies() || x == null) {
             return false;
         }
         PendingRequest r = pending.find(seq.id(), n).orElseGet(() -> {
@@ -175,7 +158,7 @@ public final class RmDestination {
             return false;
         }
         holdWithTimeout(r, x);
-        total.resubmit(new PendingRequest(seq.id(), n, mc));
+        step.resubmit(new PendingRequest(seq.id(), n, mc));
         return true;
     }
 
@@ -188,12 +171,10 @@ public final class RmDestination {
         }
         counters.duplicatesJoinedPending.incrementAndGet();
         holdWithTimeout(r, x);
-        InboundSequence seq = sequences.find(seqId).orElse(null);
-        TotalOrderInvoker total = seq == null ? null : totalOrderFor(seq.service());
-        if (total != null && mc.getProperty(NestedAdmission.COPY) == null) {
+        if (mc.getProperty(NestedAdmission.COPY) == null) {
             // PBFT: a client retransmission is handed to the core again (it may have dropped or not yet seen it).
             // Not a nested request's further copies: the admitted copy is in the core already.
-            total.resubmit(new PendingRequest(seqId, n, mc));
+            orderingOf(seqId).resubmit(new PendingRequest(seqId, n, mc));
         }
         return true;
     }
@@ -246,11 +227,9 @@ public final class RmDestination {
 
     /** TerminateSequence: forget the sequence and answer whatever of it was still waiting. */
     void terminate(String seqId) {
+        OrderingStep step = orderingOf(seqId);
         sequences.terminate(seqId);
-        ordering.forget(seqId);
-        if (totalOrder != null) {
-            totalOrder.forget(seqId);
-        }
+        step.forget(seqId);
         replies.forget(seqId);
         for (PendingRequest r : pending.removeSequence(seqId)) {
             CachedReply fault = FaultEnvelopes.serialise(r.message(),
@@ -272,8 +251,7 @@ public final class RmDestination {
     }
 
     private java.time.Duration holdTimeoutFor(PendingRequest r) {
-        InboundSequence seq = sequences.find(r.sequenceId()).orElse(null);
-        return seq != null && totalOrderFor(seq.service()) != null ? replicatedHoldTimeout : settings.holdTimeout();
+        return orderingOf(r.sequenceId()).holdTimeout(settings.holdTimeout());
     }
 
     private void expireHeldExchanges() {
@@ -290,9 +268,9 @@ public final class RmDestination {
     }
 
     /**
-     * Answers a held exchange with the retry-later fault. A totally ordered request nobody waits for any more is
-     * forgotten here (it is ordered and executed all the same; the invoker rebuilds its message from its bytes), so
-     * a replica that fell behind keeps no message context for requests it cannot answer yet.
+     * Answers a held exchange with the retry-later fault. A request nobody waits for any more is forgotten here when
+     * its step allows (PBFT orders and executes it all the same, rebuilding its message from its bytes), so a replica
+     * that fell behind keeps no message context for requests it cannot answer yet.
      */
     private void letGo(HeldExchanges.Held h, String why) {
         PendingRequest r = h.request();
@@ -304,29 +282,12 @@ public final class RmDestination {
         x.answer(FaultEnvelopes.serialise(r.message(), RmFault.notYetAvailable(why + " (it is still being ordered, "
                 + "or an earlier message of its sequence is missing); retransmit it: once delivered it is answered "
                 + "from the reply cache")));
-        InboundSequence seq = sequences.find(r.sequenceId()).orElse(null);
-        TotalOrderInvoker total = seq == null ? null : totalOrderFor(seq.service());
-        if (total != null && r.abandoned()) {
+        if (r.abandoned() && orderingOf(r.sequenceId()).release(r)) {
             pending.remove(r);
-            total.release(r);
-        }
-    }
-
-    private synchronized void startWorker() {
-        if (worker == null) {
-            worker = new DeliveryWorker(ordering, new ServiceDelivery(), replies, pending,
-                    (seqId, n) -> sequences.find(seqId).ifPresent(s -> s.delivered(n)));
-            worker.start("bftws-delivery");
         }
     }
 
     void stop() throws InterruptedException {
-        DeliveryWorker w;
-        synchronized (this) {
-            w = worker;
-        }
-        if (w != null) {
-            w.stop();
-        }
+        inOrder.stop();
     }
 }

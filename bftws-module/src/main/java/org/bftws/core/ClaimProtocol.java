@@ -156,7 +156,9 @@ final class ClaimProtocol {
         List<RequestRef> claimAgain = new ArrayList<>();
         Set<SignedClaim> forward = new LinkedHashSet<>();
         int primary = replica.membership.primary(replica.view());
-        requests.forEachHead((r, arrived) -> {
+        // every waiting request, not only each client's next one: a node that lags a commit behind still holds the
+        // requests that follow, and their certificate is what lets a node ahead of it suspect a primary that stalls
+        requests.forEachWaiting((r, arrived) -> {
             RequestClaims.Entry e = gated(r.ref()) ? claims.get(r.ref()) : null;
             if (e == null) {
                 return;

@@ -270,11 +270,10 @@ final class RequestStore {
         return oldest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest);
     }
 
-    /** Each client's next request not committed (every variant at that number), with the tick it arrived. */
-    void forEachHead(java.util.function.ObjLongConsumer<Request> visitor) {
-        for (Map.Entry<String, TreeMap<Long, List<Waiting>>> e : waiting.entrySet()) {
-            List<Waiting> atNumber = e.getValue().get(committedNumber(e.getKey()) + 1);
-            if (atNumber != null) {
+    /** Every waiting request (all variants, all numbers not committed), with the tick it arrived. */
+    void forEachWaiting(java.util.function.ObjLongConsumer<Request> visitor) {
+        for (TreeMap<Long, List<Waiting>> perClient : waiting.values()) {
+            for (List<Waiting> atNumber : perClient.values()) {
                 for (Waiting w : atNumber) {
                     visitor.accept(w.request(), w.tick());
                 }

@@ -48,6 +48,18 @@ class SimulatedSchedulesTest {
         }
     }
 
+    /**
+     * 77836 (requests authenticated with MACs): the view's primary and one backup lag a commit behind, a third node
+     * left the view, and the faulty fourth is silent; the client's next request is the head of the waiting queue only
+     * at the node ahead. Before the fix only the head of a queue was claimed with a signature, so that request never
+     * got f+1 signed claims, no node ever counted it against the stalled primary, and the group stayed in the view.
+     */
+    @Test
+    void nodesThatLagACommitBehindStillCertifyTheRequestsThatFollowSoAStalledPrimaryIsSuspected() {
+        Simulation.Result r = Simulation.run(77836, false);
+        assertEquals(true, r.ok(), "seed 77836: " + r.violations() + " stuck: " + r.stuck());
+    }
+
     @Test
     void theSchedulesCoverEveryFaultKindAndEveryConfiguration() {
         Map<Behavior, Integer> behaviors = new EnumMap<>(Behavior.class);

@@ -94,7 +94,8 @@ public final class BftReplica {
         Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), gated);
         this.replies = new ReplyRouter(pending, envelopes);
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
-                source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self));
+                source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self),
+                group.protocol().clientTimeout());
         Map<Integer, String> endpoints = new TreeMap<>();
         for (int id = 0; id < directory.size(); id++) {
             NodeConfig n = group.node(directory.name(id));

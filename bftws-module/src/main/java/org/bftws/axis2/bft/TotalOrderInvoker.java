@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * and {@code set_state} for state transfer at the head of the queue. A checkpoint's state also holds how far the
  * replica has numbered its group's nested calls ({@link ExecutionState}).
  */
-public final class TotalOrderInvoker implements Runnable {
+public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delivery.OrderingStep {
     private static final Logger LOG = LoggerFactory.getLogger(TotalOrderInvoker.class);
 
     /** Message context property: the view a request was ordered in (the reply carries it to the client). */
@@ -55,12 +55,15 @@ public final class TotalOrderInvoker implements Runnable {
     private volatile Consumer<Request> onExecuted = r -> { };
     /** False on agreement-only nodes: requests are only ordered, never delivered here. */
     private final boolean executes;
+    /** How long the group's clients wait for an answer before they send again. */
+    private final java.time.Duration clientTimeout;
     private volatile TotalOrderManager manager;
     private volatile boolean running = true;
     private Thread thread;
 
     TotalOrderInvoker(RequestContexts contexts, ReplyCache envelopes, InboundSequences sequences,
-                      NestedNumbering numbering, boolean executes) {
+                      NestedNumbering numbering, boolean executes, java.time.Duration clientTimeout) {
+        this.clientTimeout = clientTimeout;
         this.executes = executes;
         this.numbering = numbering;
         this.contexts = contexts;
@@ -82,6 +85,7 @@ public final class TotalOrderInvoker implements Runnable {
     }
 
     /** A request that arrived on this replica, accepted in order within its sequence: ordering begins. */
+    @Override
     public void submit(PendingRequest p) {
         byte[] raw = RawRequestCapture.of(p.message());
         if (raw == null) {
@@ -96,6 +100,7 @@ public final class TotalOrderInvoker implements Runnable {
     }
 
     /** A client retransmitted a request: hand it to the core again (it may be waiting, or answer from its table). */
+    @Override
     public void resubmit(PendingRequest p) {
         byte[] raw = RawRequestCapture.of(p.message());
         if (raw != null) {
@@ -112,6 +117,23 @@ public final class TotalOrderInvoker implements Runnable {
         return executed.get();
     }
 
+    @Override
+    public long delivered() {
+        return executed.get();
+    }
+
+    /** The core answers a retransmission from its last-reply table when the envelope cache forgot the reply. */
+    @Override
+    public boolean answersForgottenReplies() {
+        return true;
+    }
+
+    /** No longer than the group's clients wait for an answer (their clientTimeout), nor the node's setting. */
+    @Override
+    public java.time.Duration holdTimeout(java.time.Duration nodeDefault) {
+        return clientTimeout.compareTo(nodeDefault) < 0 ? clientTimeout : nodeDefault;
+    }
+
     public int queued() {
         return work.size();
     }
@@ -124,7 +146,8 @@ public final class TotalOrderInvoker implements Runnable {
         }
     }
 
-    void stop() throws InterruptedException {
+    @Override
+    public void stop() throws InterruptedException {
         running = false;
         Thread t;
         synchronized (this) {
@@ -206,12 +229,15 @@ public final class TotalOrderInvoker implements Runnable {
      * Nobody waits here for {@code p} any more: its message context is let go. If it is executed later, its message
      * is built from its bytes, like a request that came from another replica.
      */
-    public void release(PendingRequest p) {
+    @Override
+    public boolean release(PendingRequest p) {
         local.computeIfPresent(new RequestId(p.sequenceId(), p.messageNumber()),
                 (id, l) -> l.pending() == p ? null : l);
+        return true;
     }
 
     /** Forgets requests of a terminated sequence that were never ordered. */
+    @Override
     public void forget(String sequenceId) {
         local.keySet().removeIf(id -> id.client().equals(sequenceId));
     }

@@ -11,14 +11,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The invoker thread (the paper's InOrder / Total Order Invoker): takes the next request from the
- * {@link OrderingStep}, delivers it, keeps the reply in the {@link ReplyCache}, tells the RM layer, and answers
+ * The invoker thread of WS-RM-only delivery (the paper's InOrder invoker): takes the next request from the
+ * {@link SequenceOrderingStep}, delivers it, keeps the reply in the {@link ReplyCache}, tells the RM layer, and answers
  * every HTTP exchange waiting for it. One thread, so the service sees one request at a time, in the chosen order.
  */
 public final class DeliveryWorker implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryWorker.class);
 
-    private final OrderingStep ordering;
+    private final SequenceOrderingStep ordering;
     private final ServiceDelivery delivery;
     private final ReplyCache replies;
     private final BiConsumer<String, Long> delivered;
@@ -31,7 +31,7 @@ public final class DeliveryWorker implements Runnable {
      * @param delivered told (sequence, message number) after each delivery, before exchanges are answered, so a
      *                  retransmission arriving from then on is recognised as already delivered
      */
-    public DeliveryWorker(OrderingStep ordering, ServiceDelivery delivery, ReplyCache replies,
+    DeliveryWorker(SequenceOrderingStep ordering, ServiceDelivery delivery, ReplyCache replies,
                           PendingRequests pending, BiConsumer<String, Long> delivered) {
         this.ordering = ordering;
         this.delivery = delivery;
