@@ -400,6 +400,15 @@ public final class Replica implements Node {
         }
         lastCommitted = Math.max(lastCommitted, seq);
         requests.jumpTo(table);
+        // A primary that fell behind may have batches of its own in flight above the installed checkpoint: they stay
+        // proposed, or it would propose their requests a second time (which, for a gated request whose claims went
+        // with its first commit, no backup could vouch for).
+        for (Slot s : log.above(seq)) {
+            Batch b = s.committed ? s.committedBatch : s.prePrepare != null && s.view == view ? s.prePrepare.batch() : null;
+            if (b != null) {
+                requests.markProposed(b);
+            }
+        }
         claims.collectGarbage(requests::committedNumber);
         stateTransfer.installed();
         out.add(new Output.StateTransferred(seq));

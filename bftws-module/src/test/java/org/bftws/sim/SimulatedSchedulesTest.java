@@ -54,6 +54,18 @@ class SimulatedSchedulesTest {
      * at the node ahead. Before the fix only the head of a queue was claimed with a signature, so that request never
      * got f+1 signed claims, no node ever counted it against the stalled primary, and the group stayed in the view.
      */
+    /**
+     * 52313 (requests authenticated with MACs, only the client misbehaves): the primary falls behind, installs the
+     * stable checkpoint by state transfer while its next batch is in flight, and used to forget that it had proposed
+     * that batch's request, proposing it again in the next slot; the request's claims had gone with its first commit,
+     * so no backup could vouch for the second slot and the group changed views over it ("forced view change").
+     */
+    @Test
+    void aPrimaryThatInstallsACheckpointDoesNotProposeItsBatchesInFlightAgain() {
+        Simulation.Result r = Simulation.run(52313, false);
+        assertEquals(true, r.ok(), "seed 52313: " + r.violations() + " stuck: " + r.stuck());
+    }
+
     @Test
     void nodesThatLagACommitBehindStillCertifyTheRequestsThatFollowSoAStalledPrimaryIsSuspected() {
         Simulation.Result r = Simulation.run(77836, false);
