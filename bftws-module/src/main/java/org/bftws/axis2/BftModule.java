@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.bft.BftReplica;
 import org.bftws.axis2.bft.ControlService;
 import org.bftws.axis2.bft.RawRequestCapture;
 import org.bftws.config.ReplicasConfig;
@@ -36,6 +37,8 @@ public final class BftModule implements Module {
             configContext.setProperty(BftwsNode.PROPERTY, node);
             String party = SecurityRuntime.of(configContext).self();
             if (isReplicaOfBftGroup(settings.replicas(), party)) {
+                // keys and data directory now: the replica role starts later, on a timer, where a failure is logged
+                BftReplica.checkStartable(settings.replicas(), party);
                 // Replicas order client requests under the digest of their exact bytes, and exchange PBFT messages
                 // on the control service.
                 RawRequestCapture.install(configContext.getAxisConfiguration(), REQUEST_LIMIT);
