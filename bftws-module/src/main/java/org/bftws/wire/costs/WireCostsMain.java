@@ -148,7 +148,7 @@ public final class WireCostsMain {
         table.measure("verifyProofs, ViewChange with 10 certificates (" + parts + " signatures)", () -> {
             new ProofVerifier(nodes, trust, new SignatureCache(100), requests).verifyProofs(vcReceived, 0);
             return null;
-        }, rsaRuns / 10, rsaRuns / 3);
+        }, rsaRuns / 3, rsaRuns / 2);
         SignatureCache warm = new SignatureCache(100);
         ProofVerifier cached = new ProofVerifier(nodes, trust, warm, requests);
         cached.verifyProofs(vcReceived, 0);
