@@ -25,9 +25,10 @@ final class TestbedKeys {
 
     /**
      * What the kept keys hold, written after keygen: stores made before a release that added keys (2: MAC keys
-     * between the client and every node; 3: the echo relay's replicas relay0..3) get keygen again, which keeps every key and adds the missing ones.
+     * between the client and every node; 3: the echo relay's replicas relay0..3; 4: every node's Ed25519 proof key)
+     * get keygen again, which keeps every key and adds the missing ones.
      */
-    static final String FORMAT = "3";
+    static final String FORMAT = "4";
 
     /** Every store's password: these are throw-away keys for one machine, not a deployment's. */
     static final String PASSWORD = "bftws-testbed";
@@ -72,7 +73,8 @@ final class TestbedKeys {
             Files.writeString(parties, xml.replace("  <client ", relayGroup + "  <client "));
             new KeyGenerator(ReplicasConfigReader.read(parties, KeyFileCheck.none()), false).run();
             Files.writeString(format(), FORMAT);
-            return "created the testbed's keys (CA, " + (names().size()) + " parties, pairwise MAC keys) in " + dir;
+            return "created the testbed's keys (CA, " + (names().size()) + " parties, proof keys, pairwise MAC keys) in "
+                    + dir;
         }
     }
 

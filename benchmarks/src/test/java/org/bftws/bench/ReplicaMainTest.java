@@ -121,6 +121,52 @@ class ReplicaMainTest {
         }
     }
 
+    @Test
+    void aNodeWhoseKeystoreHasNoProofKeyStopsAtStartSayingInOneLineToRunKeygen() throws Exception {
+        int port = TestbedDeployment.freeLoopbackPort();
+        StringBuilder nodes = new StringBuilder();
+        for (int i = 0; i < 4; i++) { // a BFT group: solo and three peers that never start
+            int p = i == 0 ? port : port + i;
+            nodes.append("""
+                    <node id="%d" name="%s" serviceEndpoint="http://127.0.0.1:%d/axis2/services/EchoService"
+                          controlEndpoint="http://127.0.0.1:%d/axis2/services/BftControl"/>
+                    """.formatted(i, i == 0 ? "solo" : "peer" + i, p, p));
+        }
+        Path conf = dir.resolve("replicas.xml");
+        Files.writeString(conf, """
+                <replicas xmlns="urn:bftws:replicas:1">
+                  <keys truststore="keys/truststore.p12" storePassword="pw"/>
+                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="1">
+                    <security profile="mac"/>
+                    %s
+                  </group>
+                  <client name="client1"/>
+                </replicas>
+                """.formatted(nodes));
+        new org.bftws.security.KeyGenerator(org.bftws.config.ReplicasConfigReader.read(conf,
+                org.bftws.config.KeyFileCheck.none()), false).run();
+        // solo's keystore as keygen wrote it before nodes had proof keys
+        Path keystore = dir.resolve("keys/solo.p12");
+        char[] pw = "pw".toCharArray();
+        java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(keystore)) {
+            store.load(in, pw);
+        }
+        store.deleteEntry("proof:solo");
+        try (var out = Files.newOutputStream(keystore)) {
+            store.store(out, pw);
+        }
+        try (Jvm replica = Jvm.start(ReplicaMain.class, List.of("--id", "0", "--conf", conf.toString(),
+                "--run-dir", dir.resolve("run").toString()))) {
+            assertEquals(1, replica.awaitExit(Duration.ofSeconds(90)), replica.output());
+            List<String> failures = replica.lines().stream().filter(l -> l.startsWith("replica: solo failed to start"))
+                    .toList();
+            assertEquals(1, failures.size(), replica.output());
+            assertTrue(failures.get(0).contains("holds no Ed25519 proof key")
+                    && failures.get(0).contains("run ./bftws keygen"), replica.output());
+        }
+    }
+
     private static Optional<InetAddress> nonLoopbackAddress() throws IOException {
         for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
             if (ni.isUp() && !ni.isLoopback()) {

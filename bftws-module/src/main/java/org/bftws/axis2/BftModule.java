@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.bft.BftReplica;
 import org.bftws.axis2.bft.ControlService;
 import org.bftws.axis2.bft.RawRequestCapture;
 import org.bftws.config.ReplicasConfig;
@@ -32,10 +33,16 @@ public final class BftModule implements Module {
     public void init(ConfigurationContext configContext, AxisModule module) throws AxisFault {
         try {
             NodeSettings settings = NodeSettings.from(module);
+            String party = SecurityRuntime.of(configContext).self();
+            boolean replica = isReplicaOfBftGroup(settings.replicas(), party);
+            if (replica) {
+                // Keys and data directory now, before the node exists: the replica role starts later, on a timer,
+                // where a failure would only be logged and the node would run on without ordering anything.
+                BftReplica.checkStartable(settings.replicas(), party);
+            }
             BftwsNode node = new BftwsNode(configContext, settings);
             configContext.setProperty(BftwsNode.PROPERTY, node);
-            String party = SecurityRuntime.of(configContext).self();
-            if (isReplicaOfBftGroup(settings.replicas(), party)) {
+            if (replica) {
                 // Replicas order client requests under the digest of their exact bytes, and exchange PBFT messages
                 // on the control service.
                 RawRequestCapture.install(configContext.getAxisConfiguration(), REQUEST_LIMIT);

@@ -38,6 +38,8 @@ public final class DeploymentCa {
     private static final String SIGNATURE_ALGORITHM = "SHA256withRSA";
     private static final Duration CA_VALIDITY = Duration.ofDays(3650);
     private static final Duration PARTY_VALIDITY = Duration.ofDays(825);
+    /** The organisational unit that marks a proof key's certificate. */
+    static final String PROOF_UNIT = "PBFT proof key";
 
     private final PrivateKey key;
     private final X509Certificate certificate;
@@ -107,14 +109,74 @@ public final class DeploymentCa {
         }
     }
 
+    /**
+     * The certificate of node {@code name}'s proof key (an Ed25519 public key, {@link ProofKeys}). Marked so that it
+     * can never pass for the node's WS-Security certificate: its subject is {@code CN=name, OU=PBFT proof key},
+     * its key usage is digitalSignature alone, its key is no RSA key, and it lives under a {@code proof:} alias that
+     * neither the WS-Security verifier nor {@link DeploymentTrust#registered} ever looks at.
+     */
+    public X509Certificate issueProofCertificate(String name, PublicKey proofKey) {
+        try {
+            JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder b = builder(X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()),
+                    proofDn(name), proofKey, PARTY_VALIDITY, random)
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
+                    .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(proofKey))
+                    .addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
+            return sign(b, key);
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot issue a proof key certificate for " + name, e);
+        }
+    }
+
     /** True when {@code cert} carries this CA's signature. */
     public boolean issued(X509Certificate cert) {
+        return issuedBy(certificate, cert);
+    }
+
+    private static boolean issuedBy(X509Certificate ca, X509Certificate cert) {
         try {
-            cert.verify(certificate.getPublicKey());
-            return cert.getIssuerX500Principal().equals(certificate.getSubjectX500Principal());
+            cert.verify(ca.getPublicKey());
+            return cert.getIssuerX500Principal().equals(ca.getSubjectX500Principal());
         } catch (GeneralSecurityException e) {
             return false;
         }
+    }
+
+    /**
+     * What is wrong with {@code cert} as the certificate of node {@code name}'s proof key under CA {@code ca}, or
+     * empty when nothing is: it must carry the CA's signature, name that node with the proof-key unit, allow
+     * digitalSignature alone and hold an Ed25519 key.
+     */
+    static java.util.Optional<String> proofCertificateProblem(X509Certificate ca, X509Certificate cert, String name) {
+        if (!issuedBy(ca, cert)) {
+            return java.util.Optional.of("was not issued by the deployment CA");
+        }
+        X500Name subject = X500Name.getInstance(cert.getSubjectX500Principal().getEncoded());
+        if (!name.equalsIgnoreCase(value(subject, BCStyle.CN)) || !PROOF_UNIT.equals(value(subject, BCStyle.OU))) {
+            return java.util.Optional.of("is the certificate of " + subject + ", not of " + name + "'s proof key");
+        }
+        boolean[] usage = cert.getKeyUsage();
+        boolean signatureOnly = usage != null && usage.length > 0 && usage[0];
+        for (int i = 1; usage != null && i < usage.length; i++) {
+            signatureOnly &= !usage[i];
+        }
+        if (!signatureOnly) {
+            return java.util.Optional.of("does not restrict its key to digitalSignature");
+        }
+        try {
+            ProofKeys.verifyingKey(cert.getPublicKey());
+        } catch (IllegalArgumentException e) {
+            return java.util.Optional.of("holds " + e.getMessage());
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static String value(X500Name name, org.bouncycastle.asn1.ASN1ObjectIdentifier type) {
+        org.bouncycastle.asn1.x500.RDN[] rdns = name.getRDNs(type);
+        return rdns.length == 1 && !rdns[0].isMultiValued()
+                ? org.bouncycastle.asn1.x500.style.IETFUtils.valueToString(rdns[0].getFirst().getValue()) : null;
     }
 
     static KeyPair newKeyPair(SecureRandom random) {
@@ -129,6 +191,11 @@ public final class DeploymentCa {
 
     private static X500Name dn(String commonName) {
         return new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.O, "BFT-WS").addRDN(BCStyle.CN, commonName).build();
+    }
+
+    private static X500Name proofDn(String name) {
+        return new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.O, "BFT-WS").addRDN(BCStyle.OU, PROOF_UNIT)
+                .addRDN(BCStyle.CN, name).build();
     }
 
     private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, PublicKey key, Duration validity,

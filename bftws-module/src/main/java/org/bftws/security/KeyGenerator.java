@@ -26,10 +26,12 @@ import org.bftws.config.ReplicasConfigReader;
 /**
  * {@code ./bftws keygen [--conf conf/replicas.xml] [--force]}: writes the deployment's keys where replicas.xml
  * says (docs/configuration.md, "Keys"). A CA; for every node and client a PKCS#12 keystore with an RSA-2048 key and
- * a CA-issued certificate (CN = its name); pairwise HMAC-SHA256 keys between the nodes of each group and between
- * every client and every node (the {@code mac} profile's replies to clients), each party holding only its own; a
- * truststore with the CA and every certificate. Existing keys are kept unless --force, so
- * running it again after adding a replica to replicas.xml only adds that replica's keys.
+ * a CA-issued certificate (CN = its name); for every node an Ed25519 proof key with its own CA-issued certificate
+ * (the embedded signatures of PBFT messages, {@link ProofKeys}); pairwise HMAC-SHA256 keys between the nodes of each
+ * group and between every client and every node (the {@code mac} profile's replies to clients), each party holding
+ * only its own; a truststore with the CA, every party's certificate and every node's proof key certificate.
+ * Existing keys are kept unless --force and missing ones added, so running it again after adding a replica to
+ * replicas.xml only adds that replica's keys, and running it on stores written before proof keys existed adds them.
  */
 public final class KeyGenerator {
     private static final int MAC_KEY_BYTES = 32;
@@ -87,23 +89,28 @@ public final class KeyGenerator {
         for (ClientConfig client : config.clients()) {
             files.put(client.name(), client.keystore());
         }
-        files.forEach((name, file) -> parties.put(name, party(ca, name, file)));
+        java.util.Set<String> nodes = new java.util.HashSet<>();
+        config.groups().forEach(g -> g.nodes().forEach(n -> nodes.add(n.name())));
+        files.forEach((name, file) -> parties.put(name, party(ca, name, file, nodes.contains(name))));
         Map<String, Map<String, SecretKey>> macs = macKeys(parties);
-        files.forEach((name, file) -> {
-            PartyKeystore p = parties.get(name);
-            new PartyKeystore(name, p.privateKey(), p.chain(), macs.getOrDefault(name, Map.of())).save(file, password);
-        });
+        files.forEach((name, file) -> parties.get(name).withMacKeys(macs.getOrDefault(name, Map.of())).save(file, password));
         KeyStore trust = Pkcs12.empty();
+        int proofKeys = 0;
         try {
             trust.setCertificateEntry(DeploymentCa.ALIAS, ca.certificate());
             for (PartyKeystore p : parties.values()) {
                 trust.setCertificateEntry(p.name(), p.certificate());
+                if (!p.proofChain().isEmpty()) {
+                    trust.setCertificateEntry(ProofKeys.alias(p.name()), p.proofChain().get(0));
+                    proofKeys++;
+                }
             }
         } catch (java.security.KeyStoreException e) {
             throw new IllegalStateException(e);
         }
         Pkcs12.save(trust, keys.truststore(), password);
-        report.add("wrote " + keys.truststore() + " (CA and " + parties.size() + " certificates)");
+        report.add("wrote " + keys.truststore() + " (CA, " + parties.size() + " certificates and " + proofKeys
+                + " proof key certificates)");
         return report;
     }
 
@@ -119,20 +126,47 @@ public final class KeyGenerator {
         return ca;
     }
 
-    private PartyKeystore party(DeploymentCa ca, String name, Path file) {
+    private PartyKeystore party(DeploymentCa ca, String name, Path file, boolean node) {
         if (Files.exists(file) && !force) {
             PartyKeystore existing = PartyKeystore.load(file, name, password);
             if (!ca.issued(existing.certificate())) {
                 throw new IllegalStateException(file + " holds a certificate that " + keys.caKeystore()
                         + " did not issue (was the CA recreated?); run keygen --force to recreate all keys");
             }
-            report.add("kept " + file);
-            return existing;
+            if (!node || existing.proofKey().isPresent()) {
+                existing.proofKey().ifPresent(k -> checkProofKey(ca, file, existing));
+                report.add("kept " + file);
+                return existing;
+            }
+            report.add("added a proof key to " + file + " (" + name + "), kept its other keys");
+            return withNewProofKey(ca, existing);
         }
         KeyPair pair = DeploymentCa.newKeyPair(random);
         X509Certificate cert = ca.issue(name, pair.getPublic());
         report.add("created " + file + " (" + name + ")");
-        return new PartyKeystore(name, pair.getPrivate(), List.of(cert, ca.certificate()), Map.of());
+        PartyKeystore created = new PartyKeystore(name, pair.getPrivate(), List.of(cert, ca.certificate()), Map.of());
+        return node ? withNewProofKey(ca, created) : created;
+    }
+
+    /** A kept proof key must be the one its certificate names, and the certificate this CA's for this node. */
+    private void checkProofKey(DeploymentCa ca, Path file, PartyKeystore party) {
+        X509Certificate cert = party.proofChain().get(0);
+        String problem = DeploymentCa.proofCertificateProblem(ca.certificate(), cert, party.name()).orElse(null);
+        if (problem == null && !java.util.Arrays.equals(
+                ProofKeys.signingKey(party.proofKey().orElseThrow()).generatePublicKey().getEncoded(),
+                ProofKeys.verifyingKey(cert.getPublicKey()).getEncoded())) {
+            problem = "is not the certificate of the proof key beside it";
+        }
+        if (problem != null) {
+            throw new IllegalStateException(file + ": the proof key certificate " + problem
+                    + "; run keygen --force to recreate all keys");
+        }
+    }
+
+    private PartyKeystore withNewProofKey(DeploymentCa ca, PartyKeystore party) {
+        KeyPair proof = ProofKeys.generate(random);
+        X509Certificate cert = ca.issueProofCertificate(party.name(), proof.getPublic());
+        return party.withProofKey(proof.getPrivate(), List.of(cert, ca.certificate()));
     }
 
     /**

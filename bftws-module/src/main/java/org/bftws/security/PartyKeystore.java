@@ -15,9 +15,10 @@ import java.util.TreeMap;
 import javax.crypto.SecretKey;
 
 /**
- * One node's or client's PKCS#12 keystore: its RSA private key and CA-issued certificate under its own name, and
- * for a node the HMAC-SHA256 keys it shares with each other node of its group, as secret-key entries under
- * {@code hmac:PEER} (a colon never occurs in a party name, so the aliases cannot collide).
+ * One node's or client's PKCS#12 keystore: its RSA private key and CA-issued certificate under its own name (for
+ * WS-Security), the HMAC-SHA256 keys it shares with the nodes, as secret-key entries under {@code hmac:PEER}, and for
+ * a node its Ed25519 proof key and that key's CA-issued certificate under {@code proof:NAME} ({@link ProofKeys}). A
+ * colon never occurs in a party name, so the aliases cannot collide.
  */
 public final class PartyKeystore {
     static final String MAC_ALIAS_PREFIX = "hmac:";
@@ -27,12 +28,22 @@ public final class PartyKeystore {
     private final PrivateKey privateKey;
     private final List<X509Certificate> chain;
     private final Map<String, SecretKey> macKeys;
+    /** The proof key and its chain (certificate, CA); null and empty for a client or a store keygen wrote before. */
+    private final PrivateKey proofKey;
+    private final List<X509Certificate> proofChain;
 
     PartyKeystore(String name, PrivateKey privateKey, List<X509Certificate> chain, Map<String, SecretKey> macKeys) {
+        this(name, privateKey, chain, macKeys, null, List.of());
+    }
+
+    PartyKeystore(String name, PrivateKey privateKey, List<X509Certificate> chain, Map<String, SecretKey> macKeys,
+                  PrivateKey proofKey, List<X509Certificate> proofChain) {
         this.name = name;
         this.privateKey = privateKey;
         this.chain = List.copyOf(chain);
         this.macKeys = Collections.unmodifiableMap(new TreeMap<>(macKeys));
+        this.proofKey = proofKey;
+        this.proofChain = proofKey == null ? List.of() : List.copyOf(proofChain);
     }
 
     /** What this process read of each keystore file, by party: a file is read once (see {@link LoadedOnce}). */
@@ -70,7 +81,14 @@ public final class PartyKeystore {
                     macs.put(alias.substring(MAC_ALIAS_PREFIX.length()), secret);
                 }
             }
-            return new PartyKeystore(name, privateKey, chain, macs);
+            PrivateKey proofKey = null;
+            List<X509Certificate> proofChain = List.of();
+            if (store.getKey(ProofKeys.alias(name), password) instanceof PrivateKey k) {
+                proofKey = k;
+                proofChain = java.util.Arrays.stream(store.getCertificateChain(ProofKeys.alias(name)))
+                        .map(c -> (X509Certificate) c).toList();
+            }
+            return new PartyKeystore(name, privateKey, chain, macs, proofKey, proofChain);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(file + ": cannot read the keys of '" + name + "': " + e.getMessage(), e);
         }
@@ -83,6 +101,9 @@ public final class PartyKeystore {
             KeyStore.ProtectionParameter protection = new KeyStore.PasswordProtection(password);
             for (Map.Entry<String, SecretKey> mac : macKeys.entrySet()) {
                 store.setEntry(MAC_ALIAS_PREFIX + mac.getKey(), new KeyStore.SecretKeyEntry(mac.getValue()), protection);
+            }
+            if (proofKey != null) {
+                store.setKeyEntry(ProofKeys.alias(name), proofKey, password, proofChain.toArray(new X509Certificate[0]));
             }
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(file + ": cannot store the keys of '" + name + "'", e);
@@ -107,4 +128,20 @@ public final class PartyKeystore {
 
     /** All pairwise keys by peer name (lower case, as PKCS#12 keeps aliases). */
     public Map<String, SecretKey> macKeys() { return macKeys; }
+
+    /** The node's Ed25519 proof key; empty for a client, or for a node whose store keygen has not completed yet. */
+    public Optional<PrivateKey> proofKey() { return Optional.ofNullable(proofKey); }
+
+    /** The proof key's certificate followed by the CA's; empty without a proof key. */
+    public List<X509Certificate> proofChain() { return proofChain; }
+
+    /** The same keys with {@code key} and {@code chain} as the proof key (keygen adds it to older stores). */
+    PartyKeystore withProofKey(PrivateKey key, List<X509Certificate> chain) {
+        return new PartyKeystore(name, privateKey, this.chain, macKeys, key, chain);
+    }
+
+    /** The same keys with {@code keys} as the pairwise MAC keys. */
+    PartyKeystore withMacKeys(Map<String, SecretKey> keys) {
+        return new PartyKeystore(name, privateKey, chain, keys, proofKey, proofChain);
+    }
 }

@@ -29,7 +29,8 @@ import org.bftws.core.ViewChange;
  * the message's {@link MessageKind} followed by every field in declaration order ({@link CanonicalWriter} widths and
  * length prefixes); embedded messages appear in their own canonical form. Nothing about the XML (prefixes, attribute
  * order, whitespace, base64 variants) reaches it, so two messages have the same canonical bytes exactly when they
- * have the same value. Version {@value #VERSION}: signatures and MACs name it in their domain string.
+ * have the same value. Version {@value #VERSION}: a bundle's canonical bytes (what MACs cover) carry it; a change
+ * of this form must also change {@link SigningInput}'s domain string.
  */
 public final class CanonicalForm {
     public static final int VERSION = 1;

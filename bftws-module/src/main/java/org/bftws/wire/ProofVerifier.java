@@ -1,9 +1,5 @@
 package org.bftws.wire;
 
-import java.security.GeneralSecurityException;
-import java.security.PublicKey;
-import java.security.Signature;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +14,8 @@ import org.bftws.security.DeploymentTrust;
 import org.bftws.security.RefusalReason;
 import org.bftws.security.RelayedRequestVerifier;
 import org.bftws.security.SecurityRefusal;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**
  * Decides whether a received PBFT message may reach the core, as far as signatures go (the core checks the protocol
@@ -30,14 +28,18 @@ import org.bftws.security.SecurityRefusal;
  * <p>A transferable message that arrives directly from its sender is checked too, not only when it is embedded
  * later: otherwise a faulty node could send a correct replica a MAC-authenticated prepare with a worthless signature,
  * the replica would put it in its prepared certificate, and its view-change would then be refused everywhere; f such
- * nodes could block every view change. The check costs one RSA verification (about 0.05 ms, docs/wire.md), once
- * per message value.
+ * nodes could block every view change. The check costs one Ed25519 verification (about 0.05 ms, docs/wire.md),
+ * once per message value.
+ *
+ * <p>Each node's proofs verify only with the proof key the truststore registers for that node name
+ * ({@link DeploymentTrust#proofKey}), so a node cannot sign in another's name with its own key.
  */
 public final class ProofVerifier {
     private static final int VERIFIED_REQUESTS_KEPT = 4096;
 
     private final NodeDirectory nodes;
-    private final List<PublicKey> keys;
+    /** The proof key of each node, by core id. Immutable; BouncyCastle's verify keeps no state: shared by threads. */
+    private final List<Ed25519PublicKeyParameters> keys;
     private final SignatureCache cache;
     private final RelayedRequestVerifier requests;
     private final SequenceUse use;
@@ -47,10 +49,9 @@ public final class ProofVerifier {
             return size() > VERIFIED_REQUESTS_KEPT;
         }
     });
-    private final ThreadLocal<Signature> signatures = ThreadLocal.withInitial(ProofVerifier::newSignature);
 
     /**
-     * @param trust    the deployment truststore: the certificate registered for each node name
+     * @param trust    the deployment truststore: the proof key registered for each node name
      * @param requests checks the clients' signatures on relayed requests
      */
     public ProofVerifier(NodeDirectory nodes, DeploymentTrust trust, SignatureCache cache,
@@ -68,15 +69,22 @@ public final class ProofVerifier {
         this.nodes = nodes;
         this.cache = cache;
         this.requests = requests;
-        List<PublicKey> found = new ArrayList<>();
+        this.keys = proofKeys(nodes, trust);
+    }
+
+    /**
+     * The proof key the truststore registers for each node, by core id; IllegalStateException, saying to run keygen,
+     * when one is missing (a truststore written before proof keys existed).
+     */
+    public static List<Ed25519PublicKeyParameters> proofKeys(NodeDirectory nodes, DeploymentTrust trust) {
+        List<Ed25519PublicKeyParameters> found = new ArrayList<>();
         for (int id = 0; id < nodes.size(); id++) {
             String name = nodes.name(id);
-            X509Certificate cert = trust.registered(name).orElseThrow(() -> new IllegalStateException(
-                    "the truststore has no certificate for node " + name + " of group " + nodes.group()
-                            + "; run ./bftws keygen"));
-            found.add(cert.getPublicKey());
+            found.add(trust.proofKey(name).orElseThrow(() -> new IllegalStateException("the truststore has no"
+                    + " Ed25519 proof key for node " + name + " of group " + nodes.group()
+                    + "; run ./bftws keygen to add it (it keeps every existing key)")));
         }
-        this.keys = List.copyOf(found);
+        return List.copyOf(found);
     }
 
     /**
@@ -120,17 +128,11 @@ public final class ProofVerifier {
 
     /** Whether {@code signature} is node {@code m.sender()}'s signature over {@code m}. */
     public boolean valid(Message m, byte[] signature) {
-        if (!nodes.isNode(m.sender())) {
-            return false;
+        if (!nodes.isNode(m.sender()) || signature.length != MessageSigner.SIGNATURE_BYTES) {
+            return false; // a signature of the wrong length is simply not valid
         }
-        Signature s = signatures.get();
-        try {
-            s.initVerify(keys.get(m.sender()));
-            s.update(SigningInput.of(nodes.group(), m));
-            return s.verify(signature);
-        } catch (GeneralSecurityException e) {
-            return false; // a signature of the wrong length or form is simply not valid
-        }
+        byte[] input = SigningInput.of(nodes.group(), m);
+        return keys.get(m.sender()).verify(Ed25519.Algorithm.Ed25519, null, input, 0, input.length, signature, 0);
     }
 
     private void verifyRequest(Request r, Message carrier) throws ProofRefusal {
@@ -167,13 +169,5 @@ public final class ProofVerifier {
     @FunctionalInterface
     public interface SequenceUse {
         boolean mayUse(String sequenceId, String party);
-    }
-
-    private static Signature newSignature() {
-        try {
-            return Signature.getInstance(MessageSigner.ALGORITHM);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("every Java 17 runtime has " + MessageSigner.ALGORITHM, e);
-        }
     }
 }

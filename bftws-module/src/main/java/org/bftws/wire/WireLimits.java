@@ -16,7 +16,7 @@ import org.bftws.config.ProtocolConfig;
  * @param maxClientIdChars  characters of a client (WS-RM sequence) id
  * @param maxPayloadBytes   bytes of one client request (its signed SOAP envelope) or of one reply's result
  * @param maxStateBytes     bytes of the application state in a state snapshot
- * @param maxSignatureBytes bytes of one embedded signature (an RSA-4096 signature has 512)
+ * @param maxSignatureBytes bytes of one embedded signature (an Ed25519 signature has exactly 64)
  * @param maxBundleBytes    decoded payload, result and state bytes in one bundle, all messages together
  */
 public record WireLimits(int nodes, int maxMessages, int maxBatch, int maxRequests, int maxSlots, int maxClientIdChars,
@@ -26,7 +26,7 @@ public record WireLimits(int nodes, int maxMessages, int maxBatch, int maxReques
     public static final int DEFAULT_MAX_CLIENT_ID_CHARS = 256;
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
     public static final int DEFAULT_MAX_STATE_BYTES = 16 << 20;
-    public static final int DEFAULT_MAX_SIGNATURE_BYTES = 1024;
+    public static final int DEFAULT_MAX_SIGNATURE_BYTES = MessageSigner.SIGNATURE_BYTES;
     public static final long DEFAULT_MAX_BUNDLE_BYTES = 64L << 20;
 
     public WireLimits {

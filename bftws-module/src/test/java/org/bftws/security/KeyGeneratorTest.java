@@ -69,7 +69,8 @@ class KeyGeneratorTest {
         new KeyGenerator(config(), false).run();
         KeyStore trust = Pkcs12.load(dir.resolve("keys/truststore.p12"), pw);
         Set<String> aliases = new TreeSet<>(Collections.list(trust.aliases()));
-        assertEquals(new TreeSet<>(Set.of("ca", "replica0", "replica1", "replica2", "replica3", "client1")), aliases);
+        assertEquals(new TreeSet<>(Set.of("ca", "replica0", "replica1", "replica2", "replica3", "client1",
+                "proof:replica0", "proof:replica1", "proof:replica2", "proof:replica3")), aliases);
         for (String alias : aliases) {
             assertTrue(trust.isCertificateEntry(alias), alias);
         }
@@ -95,12 +96,83 @@ class KeyGeneratorTest {
         new KeyGenerator(config(), false).run();
         byte[] key = party("replica1").privateKey().getEncoded();
         byte[] mac = party("replica1").macKeyWith("replica3").orElseThrow().getEncoded();
+        byte[] proof = party("replica1").proofKey().orElseThrow().getEncoded();
         new KeyGenerator(config(), false).run();
         assertArrayEquals(key, party("replica1").privateKey().getEncoded());
         assertArrayEquals(mac, party("replica1").macKeyWith("replica3").orElseThrow().getEncoded());
+        assertArrayEquals(proof, party("replica1").proofKey().orElseThrow().getEncoded());
         new KeyGenerator(config(), true).run();
         assertNotEquals(new String(key), new String(party("replica1").privateKey().getEncoded()));
         assertFalse(java.util.Arrays.equals(mac, party("replica1").macKeyWith("replica3").orElseThrow().getEncoded()));
+        assertFalse(java.util.Arrays.equals(proof, party("replica1").proofKey().orElseThrow().getEncoded()));
+    }
+
+    @Test
+    void everyNodeGetsAnEd25519ProofKeyWhoseCertificateTheCaIssuedForProofsOnly() throws Exception {
+        new KeyGenerator(config(), false).run();
+        DeploymentCa ca = DeploymentCa.load(dir.resolve("keys/ca.p12"), pw, new java.security.SecureRandom());
+        DeploymentTrust trust = new DeploymentTrust(Pkcs12.load(dir.resolve("keys/truststore.p12"), pw));
+        for (int i = 0; i < 4; i++) {
+            PartyKeystore p = party("replica" + i);
+            X509Certificate cert = p.proofChain().get(0);
+            assertEquals("CN=replica" + i + ",OU=PBFT proof key,O=BFT-WS", cert.getSubjectX500Principal().getName());
+            assertTrue(ca.issued(cert));
+            assertEquals(ca.certificate(), p.proofChain().get(1));
+            assertArrayEquals(new boolean[] {true, false, false, false, false, false, false, false, false},
+                    cert.getKeyUsage(), "digitalSignature only: no certificate signing, no key agreement");
+            assertEquals("EdDSA", cert.getPublicKey().getAlgorithm());
+            // the private key is the certificate's, and the truststore registers that same key for the node
+            byte[] registered = trust.proofKey("replica" + i).orElseThrow().getEncoded();
+            assertArrayEquals(ProofKeys.verifyingKey(cert.getPublicKey()).getEncoded(), registered);
+            assertArrayEquals(ProofKeys.signingKey(p.proofKey().orElseThrow()).generatePublicKey().getEncoded(),
+                    registered);
+            // and it never stands in for the node's WS-Security certificate
+            assertEquals(p.certificate(), trust.registered("replica" + i).orElseThrow());
+        }
+        assertTrue(party("client1").proofKey().isEmpty(), "a client signs no PBFT message");
+        assertTrue(trust.proofKey("client1").isEmpty());
+    }
+
+    @Test
+    void keygenAddsProofKeysToStoresWrittenBeforeThemWithoutTouchingTheirOtherEntries() throws Exception {
+        new KeyGenerator(config(), false).run();
+        Path keys = dir.resolve("keys");
+        OlderStores.removeProofKeys(keys, pw); // as keygen wrote them before proof keys existed
+        assertTrue(party("replica2").proofKey().isEmpty());
+        java.util.Map<String, java.util.Map<String, String>> before = new java.util.TreeMap<>();
+        for (String store : java.util.List.of("replica0", "replica1", "replica2", "replica3", "client1", "truststore",
+                "ca")) {
+            before.put(store, OlderStores.entries(keys.resolve(store + ".p12"), pw));
+        }
+        java.util.List<String> report = new KeyGenerator(config(), false).run();
+        assertTrue(report.contains("added a proof key to " + keys.resolve("replica2.p12")
+                + " (replica2), kept its other keys"), report.toString());
+        for (java.util.Map.Entry<String, java.util.Map<String, String>> store : before.entrySet()) {
+            java.util.Map<String, String> after = OlderStores.entries(keys.resolve(store.getKey() + ".p12"), pw);
+            after.keySet().removeIf(alias -> alias.startsWith("proof:"));
+            assertEquals(store.getValue(), after, store.getKey() + ": every entry it had, unchanged");
+        }
+        DeploymentTrust trust = new DeploymentTrust(Pkcs12.load(keys.resolve("truststore.p12"), pw));
+        for (int i = 0; i < 4; i++) {
+            PartyKeystore p = party("replica" + i);
+            assertArrayEquals(ProofKeys.signingKey(p.proofKey().orElseThrow()).generatePublicKey().getEncoded(),
+                    trust.proofKey("replica" + i).orElseThrow().getEncoded());
+        }
+    }
+
+    @Test
+    void aKeptProofKeyWhoseCertificateTheCaDidNotIssueIsRefused() throws Exception {
+        new KeyGenerator(config(), false).run();
+        Path file = dir.resolve("keys/replica1.p12");
+        PartyKeystore p = party("replica1");
+        // replica3's key (a party, not the CA) certifies replica1's proof key
+        X509Certificate forged = ForgedCertificates.issueProof(party("replica3"), p.proofChain().get(1), "replica1",
+                p.proofChain().get(0).getPublicKey());
+        p.withProofKey(p.proofKey().orElseThrow(), java.util.List.of(forged, p.proofChain().get(1))).save(file, pw);
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> new KeyGenerator(config(), false).run());
+        assertTrue(e.getMessage().contains("replica1.p12: the proof key certificate was not issued by the deployment CA"),
+                e.getMessage());
     }
 
     @Test

@@ -25,7 +25,16 @@ class BundleCodecTest {
     /** Fake signatures: distinct bytes per message value, enough to see that each travels with its message. */
     static SignatureSource fakeSignatures() {
         Map<Message, byte[]> sigs = new HashMap<>();
-        return m -> Optional.of(sigs.computeIfAbsent(m, k -> java.util.Arrays.copyOf(CanonicalForm.of(k), 256)));
+        // 64 bytes, like an Ed25519 signature, and different for every value (a SHA-512 digest of its canonical form)
+        return m -> Optional.of(sigs.computeIfAbsent(m, k -> sha512(CanonicalForm.of(k))));
+    }
+
+    private static byte[] sha512(byte[] bytes) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-512").digest(bytes);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private WireBundle roundTrip(List<Message> messages, SignatureSource sigs) throws WireFormatException {

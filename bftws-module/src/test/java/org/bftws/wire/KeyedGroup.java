@@ -16,7 +16,7 @@ import org.bftws.security.WsSecurity;
 
 /**
  * A real four-node group (f=1, replica0..replica3) and a client, with keys written by keygen into a test directory:
- * RSA keys and CA-issued certificates, pairwise HMAC keys, a truststore.
+ * RSA keys and CA-issued certificates, Ed25519 proof keys, pairwise HMAC keys, a truststore.
  */
 public final class KeyedGroup {
     public final Path dir;

@@ -153,8 +153,8 @@ class MalformedWireTest {
                         "viewChangesFrom='0 4' is not a list of distinct node numbers below 4"),
                 Arguments.of("a status with an empty list of view-change holders", bundle(status("true", "2", " viewChangesFrom=\"\"")),
                         "attribute viewChangesFrom is empty"),
-                Arguments.of("an oversized signature", bundle(prepare(1, 5, D, 2, " sig=\"" + b64(new byte[1025]) + "\"")),
-                        "sig holds more than 1024 bytes"),
+                Arguments.of("an oversized signature", bundle(prepare(1, 5, D, 2, " sig=\"" + b64(new byte[65]) + "\"")),
+                        "sig holds more than 64 bytes"),
                 Arguments.of("an empty signature", bundle(prepare(1, 5, D, 2, " sig=\"\"")), "attribute sig is empty"),
                 Arguments.of("a signature on a message that carries none", bundle("<pbft:Commit view=\"1\" seq=\"5\" digest=\"" + D + "\" from=\"2\" sig=\"AQID\"/>"),
                         "pbft:Messages/pbft:Commit[1]: unexpected attribute sig"));

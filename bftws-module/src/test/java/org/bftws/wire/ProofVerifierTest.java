@@ -1,11 +1,13 @@
 package org.bftws.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.PrivateKey;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Embedded signatures with the deployment's real RSA keys: a message reaches the core only when every transferable
+ * Embedded signatures with the deployment's real Ed25519 proof keys: a message reaches the core only when every transferable
  * message in it, at any depth, is signed by its claimed sender, and every relayed client request by its client.
  */
 class ProofVerifierTest {
@@ -95,12 +97,31 @@ class ProofVerifierTest {
         assertTrue(e.getMessage().contains("is not signed by node 1 (replica1)"), e.getMessage());
     }
 
-    /** A signature by node {@code signer}'s key over {@code m}, which claims another sender. */
-    private static byte[] forgeAs(int signer, Message m) throws Exception {
-        java.security.Signature s = java.security.Signature.getInstance(MessageSigner.ALGORITHM);
-        s.initSign(group.keys(group.nodes.name(signer)).privateKey());
-        s.update(SigningInput.of(group.nodes.group(), m));
-        return s.sign();
+    /** A signature by node {@code signer}'s proof key over {@code m}, which claims another sender. */
+    private static byte[] forgeAs(int signer, Message m) {
+        PrivateKey key = group.keys(group.nodes.name(signer)).proofKey().orElseThrow();
+        return new MessageSigner(key, m.sender(), group.nodes.group()).sign(m);
+    }
+
+    @Test
+    void aPrepareSignedWithAnotherNodesProofKeyIsRefusedEvenFromItsClaimedSender() throws Exception {
+        // node 3 holds only its own key; what it signs in node 1's name does not verify with node 1's registered key
+        Prepare p = new Prepare(0, 9, SampleMessages.STATE_128, 1);
+        ProofRefusal e = refused(arrived(p, Map.of(p, forgeAs(3, p))), 1);
+        assertEquals(RefusalReason.FORGED_PROOF, e.reason());
+        assertTrue(e.getMessage().contains("is not signed by node 1 (replica1)"), e.getMessage());
+    }
+
+    @Test
+    void aSignatureWithTheNodesWsSecurityKeyIsNoProof() throws Exception {
+        // the RSA key the node signs SOAP messages with is not its proof key, even over the very bytes proofs cover
+        Prepare p = new Prepare(0, 9, SampleMessages.STATE_128, 1);
+        java.security.Signature rsa = java.security.Signature.getInstance("SHA256withRSA");
+        rsa.initSign(group.keys("replica1").privateKey());
+        rsa.update(SigningInput.of(group.nodes.group(), p));
+        byte[] signature = rsa.sign();
+        assertFalse(group.verifier(new SignatureCache(10)).valid(p, signature));
+        assertFalse(group.verifier(new SignatureCache(10)).valid(p, java.util.Arrays.copyOf(signature, 64)));
     }
 
     @Test
@@ -156,7 +177,7 @@ class ProofVerifierTest {
     @Test
     void aPrepareFromItsOwnSenderWithAWorthlessSignatureIsRefusedSoItCannotPoisonALaterCertificate() throws Exception {
         Prepare p = new Prepare(0, 9, SampleMessages.STATE_128, 1);
-        ProofRefusal e = refused(arrived(p, Map.of(p, new byte[256])), 1);
+        ProofRefusal e = refused(arrived(p, Map.of(p, new byte[64])), 1);
         assertEquals(RefusalReason.FORGED_PROOF, e.reason());
         ProofRefusal none = refused(arrived(p, Map.of()), 1);
         assertEquals(RefusalReason.UNSIGNED_PROOF, none.reason());
@@ -190,7 +211,7 @@ class ProofVerifierTest {
     @Test
     void aSignatureMadeForAnotherGroupDoesNotVerifyInThisOne() throws Exception {
         Prepare p = new Prepare(0, 9, SampleMessages.STATE_128, 1);
-        MessageSigner elsewhere = new MessageSigner(group.keys("replica1").privateKey(), 1, "OtherService");
+        MessageSigner elsewhere = new MessageSigner(group.keys("replica1").proofKey().orElseThrow(), 1, "OtherService");
         assertEquals(RefusalReason.FORGED_PROOF, refused(arrived(p, Map.of(p, elsewhere.sign(p))), 1).reason());
     }
 

@@ -123,6 +123,31 @@ public final class BftReplica {
     }
 
     /**
+     * Refuses (IllegalStateException with one line that says what to do) node {@code name} as a replica that could
+     * not work: its keystore or the truststore lacks the Ed25519 proof keys (keygen wrote them before proof keys
+     * existed), or its data directory was written with RSA proof signatures. The module calls it when it starts, so
+     * that such a node stops at once; the replica role itself starts later, once the service is deployed.
+     */
+    public static void checkStartable(ReplicasConfig config, String name) {
+        GroupConfig group = config.groupOfNode(name).orElse(null);
+        if (group == null || group.wsrmOnly()) {
+            return;
+        }
+        SecurityConfig security = group.security();
+        if (security.needsKeys()) {
+            char[] password = security.storePassword().toCharArray();
+            NodeDirectory nodes = NodeDirectory.of(group);
+            MessageSigner.forNode(PartyKeystore.load(group.node(name).keystore(), name, password), nodes);
+            ProofVerifier.proofKeys(nodes, DeploymentTrust.load(security.truststore(), password));
+        }
+        if (group.dataDirectory() != null) {
+            Journal.formatProblem(group.dataDirectory().resolve(name)).ifPresent(problem -> {
+                throw new IllegalStateException(problem);
+            });
+        }
+    }
+
+    /**
      * The replica role of node {@code name}, if it is a node of a group that is not WS-RM-only and the group's
      * service is deployed here; else null.
      */

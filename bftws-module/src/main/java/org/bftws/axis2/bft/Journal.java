@@ -28,11 +28,19 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Next to each prepared certificate and checkpoint proof it keeps the signatures of the messages in it that other
  * nodes signed: a view-change or a state snapshot after a restart must embed them (the node's own messages it can
- * sign again).
+ * sign again). Those are Ed25519 signatures since format {@value #FORMAT}, which a file {@value #FORMAT_FILE} in the
+ * directory names. A journal without it was written with the RSA signatures of earlier versions: no peer would accept
+ * them any more, so a view-change of this replica embedding them would be refused everywhere, and after a restart of
+ * the whole group no view change could complete. Such a directory is refused at start with what to do
+ * ({@link #formatProblem}), never read as if it were usable.
  */
 final class Journal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     static final String FILE = "journal.log";
+    /** Names the journal's format; absent in directories written before proofs were signed with Ed25519. */
+    static final String FORMAT_FILE = "format";
+    /** Format 2: proof signatures are Ed25519 (format 1, without a format file, had RSA-2048 ones). */
+    static final String FORMAT = "2";
     private static final int MAX_RECORD = 1 << 30;
 
     private final Path dir;
@@ -49,11 +57,19 @@ final class Journal implements AutoCloseable {
         this.file = dir.resolve(FILE);
     }
 
-    /** Opens (creating) the data directory and reads what a previous run left. */
+    /**
+     * Opens (creating) the data directory and reads what a previous run left; IllegalStateException when it was
+     * written in another format ({@link #formatProblem}).
+     */
     static Journal open(Path dir) {
         Journal j = new Journal(dir);
         try {
             Files.createDirectories(dir);
+            String problem = formatProblem(dir).orElse(null);
+            if (problem != null) {
+                throw new IllegalStateException(problem);
+            }
+            writeFormat(dir);
             long valid = j.readExisting();
             j.channel = FileChannel.open(j.file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             if (j.channel.size() > valid) {
@@ -65,6 +81,46 @@ final class Journal implements AutoCloseable {
             throw new UncheckedIOException("cannot open the data directory " + dir, e);
         }
         return j;
+    }
+
+    /**
+     * Why this version cannot use data directory {@code dir}, in one line that says what to do; empty when it can
+     * (it holds a journal of this format, or none).
+     */
+    static java.util.Optional<String> formatProblem(Path dir) {
+        Path format = dir.resolve(FORMAT_FILE);
+        try {
+            if (Files.isRegularFile(format)) {
+                String found = Files.readString(format).trim();
+                return found.equals(FORMAT) ? java.util.Optional.empty() : java.util.Optional.of(dir
+                        + " holds a journal of format " + found + ", which this version (format " + FORMAT
+                        + ") cannot read; start this replica with the version that wrote it, or with an empty data"
+                        + " directory (it then fetches the state from the others, docs/operations.md)");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + format, e);
+        }
+        if (!Files.exists(dir.resolve(FILE))) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(dir + " was written by an earlier version, whose journal holds RSA proof"
+                + " signatures that no replica accepts since proofs are signed with Ed25519; move it away and start"
+                + " this replica with an empty data directory (it then fetches the state from the others; upgrade"
+                + " a whole group at once, docs/operations.md)");
+    }
+
+    /** Names this format in a new data directory, before the journal exists (atomically: never half-written). */
+    private static void writeFormat(Path dir) throws IOException {
+        Path format = dir.resolve(FORMAT_FILE);
+        if (Files.isRegularFile(format)) {
+            return;
+        }
+        Path tmp = dir.resolve(FORMAT_FILE + ".next");
+        Files.writeString(tmp, FORMAT + "\n");
+        try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            c.force(true);
+        }
+        Files.move(tmp, format, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** What the previous run persisted (empty on a first start). */

@@ -17,11 +17,13 @@ import org.slf4j.LoggerFactory;
  * Signs ahead the re-proposals this node will most likely put in its new-view, while it waits for the others'
  * view-changes: when it announces a view it is the primary of, one pre-prepare of that view per certificate of its
  * own view-change (the same batch at the same sequence number: what the new-view re-proposes whenever the others
- * prepared nothing newer, the usual case). Each takes an RSA signature (~0.8 ms idle, docs/wire.md); made when the
- * new-view leaves, a checkpoint interval of them (up to 49 at K = 50) delayed the new-view on every peer's channel.
+ * prepared nothing newer, the usual case). Each takes a signature: ~0.8 ms idle with the RSA keys of earlier
+ * versions, when a checkpoint interval of them (up to 49 at K = 50), made as the new-view left, delayed it on every
+ * peer's channel; about 0.02 ms with Ed25519 proof keys (docs/wire.md), so it matters far less now, but still
+ * takes the signing off the new-view's path under load.
  * A guess that turns out wrong costs only the signature: the sender threads sign whatever is still missing
  * ({@link MessageSigner#signOwnParts}, which also keeps them from signing a part this thread is signing), and the
- * signature of a message value is the same whoever makes it (PKCS#1 v1.5 is deterministic).
+ * signature of a message value is the same whoever makes it (Ed25519 is deterministic).
  */
 final class ReproposalPresigner {
     private static final Logger LOG = LoggerFactory.getLogger(ReproposalPresigner.class);

@@ -47,9 +47,10 @@ import org.bftws.wire.WireMessage;
 
 /**
  * {@code ./bftws wire-costs}: prints what the wire format and message authentication cost per message on this
- * machine, with the deployment's real keys (RSA-2048, HMAC-SHA256): encode and decode of a typical prepare, a
- * 64-request pre-prepare and a view-change with 10 prepared certificates; the mac profile's authenticator; embedded
- * signatures. Medians and 90th percentiles after a warm-up; no assertions (docs/wire.md quotes the figures).
+ * machine, with the deployment's real keys (Ed25519 proof keys, RSA-2048, HMAC-SHA256): encode and decode of a
+ * typical prepare, a 64-request pre-prepare and a view-change with 10 prepared certificates; the mac profile's
+ * authenticator; embedded signatures, and for comparison the signature schemes not used for them. Medians and 90th
+ * percentiles after a warm-up; no assertions (docs/wire.md quotes the figures).
  */
 public final class WireCostsMain {
     private static final String CONTROL = "http://127.0.0.1:9301/axis2/services/BftControl";
@@ -136,9 +137,9 @@ public final class WireCostsMain {
         RelayedRequestVerifier requests = RelayedRequestVerifier.forGroup(config, group);
         ProofVerifier verifier = new ProofVerifier(nodes, trust, new SignatureCache(10), requests);
         byte[] prepareSig = signers[2].sign(prepare);
-        table.header("embedded signatures (SHA256withRSA, RSA-2048)");
+        table.header("embedded signatures (Ed25519 proof keys, BouncyCastle lightweight API)");
         int rsaRuns = quick ? 50 : 300;
-        table.measure("sign a Prepare", () -> signers[2].sign(prepare), rsaRuns / 2, rsaRuns);
+        table.measure("sign a Prepare", () -> signers[2].sign(prepare));
         table.measure("verify a Prepare's signature", () -> verifier.valid(prepare, prepareSig));
         table.measure("sign a ViewChange with 10 certificates", () -> signers[viewChange.sender()].sign(viewChange),
                 rsaRuns / 2, rsaRuns);
@@ -147,7 +148,7 @@ public final class WireCostsMain {
         table.measure("verifyProofs, ViewChange with 10 certificates (" + parts + " signatures)", () -> {
             new ProofVerifier(nodes, trust, new SignatureCache(100), requests).verifyProofs(vcReceived, 0);
             return null;
-        }, rsaRuns / 10, rsaRuns / 3);
+        }, rsaRuns / 3, rsaRuns / 2);
         SignatureCache warm = new SignatureCache(100);
         ProofVerifier cached = new ProofVerifier(nodes, trust, warm, requests);
         cached.verifyProofs(vcReceived, 0);
@@ -158,7 +159,37 @@ public final class WireCostsMain {
         byte[] signedRequest = signedRequest(config, group);
         table.measure("verify a relayed client request (WS-Security, " + signedRequest.length + " bytes)",
                 () -> requests.verify(signedRequest), rsaRuns / 2, rsaRuns);
+        alternatives(PartyKeystore.load(group.nodes().get(2).keystore(), "replica2", pw), prepare, table, rsaRuns);
         System.out.println("\n(sink " + (table.sink() == null ? 0 : 1) + ")");
+    }
+
+    /**
+     * What the embedded signature of a Prepare would cost with the schemes not chosen (docs/architecture.md): the
+     * node's RSA-2048 WS-Security key (SHA256withRSA, the proofs' scheme before) and the JDK's own Ed25519 provider
+     * with the node's proof key, over input of the size the real signatures cover.
+     */
+    private static void alternatives(PartyKeystore keys, Prepare prepare, CostTable table, int runs) throws Exception {
+        byte[] input = new byte[CanonicalForm.of(prepare).length + 64]; // canonical form, domain and group name
+        table.header("for comparison, the same " + input.length + " bytes signed with schemes not used for proofs");
+        for (String[] scheme : new String[][] {{"SHA256withRSA", "RSA-2048"}, {"Ed25519", "JDK Ed25519 provider"}}) {
+            java.security.PrivateKey key = scheme[0].equals("Ed25519") ? keys.proofKey().orElseThrow() : keys.privateKey();
+            java.security.PublicKey publicKey = scheme[0].equals("Ed25519")
+                    ? keys.proofChain().get(0).getPublicKey() : keys.certificate().getPublicKey();
+            java.security.Signature signer = java.security.Signature.getInstance(scheme[0]);
+            signer.initSign(key);
+            table.measure("sign, " + scheme[1], () -> {
+                signer.update(input);
+                return signer.sign();
+            }, runs / 2, runs);
+            signer.update(input);
+            byte[] signature = signer.sign();
+            java.security.Signature verifier = java.security.Signature.getInstance(scheme[0]);
+            table.measure("verify, " + scheme[1], () -> {
+                verifier.initVerify(publicKey);
+                verifier.update(input);
+                return verifier.verify(signature);
+            }, runs / 2, runs);
+        }
     }
 
     private static PrePrepare prePrepare(int view, long seq, int requests) {

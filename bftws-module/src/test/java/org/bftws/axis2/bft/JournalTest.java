@@ -108,4 +108,40 @@ class JournalTest {
             assertEquals("state 40", new String(again.recovered().checkpoint().state()));
         }
     }
+
+    @Test
+    void aDataDirectoryWrittenWithRsaProofSignaturesIsRefusedWithWhatToDoNotReadAsIfUsable() throws Exception {
+        // what an earlier version left: a journal whose proofs carry RSA-2048 signatures, and no format file
+        try (Journal j = Journal.open(dir)) {
+            j.append(checkpoint(8), List.of(new byte[256], new byte[256], new byte[256]));
+            j.sync();
+        }
+        Files.delete(dir.resolve(Journal.FORMAT_FILE));
+        long size = Files.size(dir.resolve(Journal.FILE));
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> Journal.open(dir));
+        assertTrue(e.getMessage().contains("RSA proof signatures") && e.getMessage().contains("empty data directory"),
+                e.getMessage());
+        assertTrue(Journal.formatProblem(dir).isPresent(), "the replica's start-up check refuses it too");
+        assertEquals(size, Files.size(dir.resolve(Journal.FILE)), "left as it was");
+        assertTrue(Files.notExists(dir.resolve(Journal.FORMAT_FILE)));
+    }
+
+    @Test
+    void aNewDataDirectoryNamesItsFormatAndIsReadAgain() throws Exception {
+        try (Journal j = Journal.open(dir)) {
+            j.append(checkpoint(8), List.of(new byte[64], new byte[64], new byte[64]));
+            j.sync();
+        }
+        assertEquals(Journal.FORMAT, Files.readString(dir.resolve(Journal.FORMAT_FILE)).trim());
+        assertTrue(Journal.formatProblem(dir).isEmpty());
+        try (Journal again = Journal.open(dir)) {
+            assertEquals(8, again.recovered().checkpoint().seq());
+            assertEquals(3, again.recoveredSignatures().size());
+        }
+        Files.writeString(dir.resolve(Journal.FORMAT_FILE), "3\n"); // a later version's
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> Journal.open(dir));
+        assertTrue(e.getMessage().contains("format 3"), e.getMessage());
+    }
 }
