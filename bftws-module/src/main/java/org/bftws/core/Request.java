@@ -12,9 +12,21 @@ public final class Request {
     private final Digest digest;
 
     public Request(RequestId id, byte[] payload) {
+        this(id, payload.clone(), true);
+    }
+
+    private Request(RequestId id, byte[] payload, boolean owned) {
         this.id = id;
-        this.payload = payload.clone();
+        this.payload = payload;
         this.digest = Digest.builder().add(id.client()).add(id.number()).add(payload).build();
+    }
+
+    /**
+     * A request over {@code payload} itself rather than a copy, for adapters that hand over bytes nobody changes again
+     * (a request's captured bytes, a decoded message's): a replica then keeps one copy of each request's bytes.
+     */
+    public static Request over(RequestId id, byte[] payload) {
+        return new Request(id, payload, true);
     }
 
     public RequestId id() {

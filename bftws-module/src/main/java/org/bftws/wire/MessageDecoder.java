@@ -246,7 +246,7 @@ final class MessageDecoder {
         List<Request> out = new ArrayList<>();
         for (XmlInput r : c.many(REQUEST, limits.maxRequests())) {
             RequestId id = requestId(r);
-            out.add(new Request(id, spend(r.textBytes(limits.maxPayloadBytes()), r)));
+            out.add(Request.over(id, spend(r.textBytes(limits.maxPayloadBytes()), r)));
             r.done();
         }
         return out;

@@ -110,6 +110,7 @@ public final class BftReplica {
                     && relayed.authenticatedHere(r));
         }
         invoker.attach(manager);
+        invoker.answerThrough(replies::executed);
         this.presigner = signer == null ? null : new ReproposalPresigner(signer, signatures, membership);
         if (presigner != null) {
             manager.ownViewChangesTo(presigner::ownViewChangeSent);

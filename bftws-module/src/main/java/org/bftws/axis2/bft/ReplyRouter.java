@@ -24,8 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers the HTTP exchanges waiting for a request once the core released its reply (after executing it, or from
- * its last-reply table for a retransmission). The reply sent is this replica's own signed envelope, captured when
+ * Answers the HTTP exchanges waiting for a request: right after the invoker executed it ({@link #executed}), or
+ * once the core released a reply from its last-reply table for a retransmission. The reply sent is this replica's own signed envelope, captured when
  * it executed the request; a replica that got the reply through state transfer has only the reply's body, and
  * builds the envelope again through the out-flow (acknowledgement, view, signature). Exchanges are written on a
  * thread of their own, never under the core's lock.
@@ -49,6 +49,23 @@ final class ReplyRouter {
 
     void reply(Reply reply) {
         writer.execute(() -> answer(reply));
+    }
+
+    /**
+     * The invoker just executed request {@code id} with reply {@code envelope}: the exchanges waiting for it here are
+     * answered at once, on the caller's thread (answering only hands the bytes to each exchange's parked HTTP worker),
+     * instead of after a round through the core and this router's thread. The core's reply for it then finds nobody
+     * waiting; it still answers retransmissions from the core's last-reply table.
+     */
+    void executed(RequestId id, CachedReply envelope) {
+        PendingRequest waiting = pending.find(id.client(), id.number()).orElse(null);
+        if (waiting == null || envelope == null) {
+            return;
+        }
+        pending.remove(waiting);
+        for (HttpExchange x : waiting.close()) {
+            x.answer(envelope);
+        }
     }
 
     private void answer(Reply reply) {

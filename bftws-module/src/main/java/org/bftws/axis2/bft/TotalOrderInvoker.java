@@ -51,6 +51,8 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     private final InboundSequences sequences;
     private final NestedNumbering numbering;
     private final AtomicLong executed = new AtomicLong();
+    /** Answers the exchanges waiting here for a request just executed (the {@link ReplyRouter}). */
+    private volatile java.util.function.BiConsumer<RequestId, CachedReply> answer = (id, reply) -> { };
     /** Told of every request this replica executed, after its reply was cached; multi-tier's gate listens. */
     private volatile Consumer<Request> onExecuted = r -> { };
     /** False on agreement-only nodes: requests are only ordered, never delivered here. */
@@ -76,6 +78,10 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
         this.manager = manager;
     }
 
+    void answerThrough(java.util.function.BiConsumer<RequestId, CachedReply> answer) {
+        this.answer = answer;
+    }
+
     /**
      * {@code listener} hears of each request this replica executed, on the invoker thread, in execution order; it
      * must not throw (an exception here stops execution on this replica).
@@ -92,7 +98,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
             LOG.error("{} has no captured bytes (is the bftws message builder installed?); it cannot be ordered", p);
             return;
         }
-        Request r = new Request(new RequestId(p.sequenceId(), p.messageNumber()), raw);
+        Request r = Request.over(new RequestId(p.sequenceId(), p.messageNumber()), raw);
         if (executes) {
             local.putIfAbsent(r.id(), new Local(p, r));
         }
@@ -104,7 +110,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     public void resubmit(PendingRequest p) {
         byte[] raw = RawRequestCapture.of(p.message());
         if (raw != null) {
-            manager.onRequest(new Request(new RequestId(p.sequenceId(), p.messageNumber()), raw));
+            manager.onRequest(Request.over(new RequestId(p.sequenceId(), p.messageNumber()), raw));
         }
     }
 
@@ -207,6 +213,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
                 envelopes.put(r.id().client(), r.id().number(), reply);
             }
             sequences.find(r.id().client()).ifPresent(s -> s.deliveredThrough(r.id().number()));
+            answer.accept(r.id(), reply);
             onExecuted.accept(r);
             executed.incrementAndGet();
             results.add(result);
