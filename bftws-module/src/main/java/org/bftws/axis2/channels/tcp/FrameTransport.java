@@ -37,6 +37,7 @@ public final class FrameTransport {
     private final Semaphore handshakes;
     private final Handshake.Local local;
     private ServerSocket server;
+    private Thread acceptor;
     private volatile boolean running;
 
     /**
@@ -101,7 +102,7 @@ public final class FrameTransport {
         server.setReuseAddress(true); // a restarted node takes its port back at once
         server.bind(listen, 64);
         running = true;
-        Thread acceptor = new Thread(this::accept, "bftws-channel-accept-" + self);
+        acceptor = new Thread(this::accept, "bftws-channel-accept-" + self);
         acceptor.setDaemon(true);
         acceptor.start();
         links.values().forEach(PeerLink::start);
@@ -109,6 +110,7 @@ public final class FrameTransport {
                 keys.authenticated() ? "frames MACed with the pair keys" : "no keys: frames are not authenticated");
     }
 
+    /** Closes the listening socket and every connection; a node may bind the same address again at once. */
     public void stop() {
         running = false;
         if (server != null) {
@@ -119,6 +121,14 @@ public final class FrameTransport {
             }
         }
         links.values().forEach(PeerLink::stop);
+        if (acceptor != null) {
+            // the JDK releases a listening socket that a thread is accepting on only when that thread leaves accept
+            try {
+                acceptor.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
