@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.bftws.axis2.channels.ReplicaChannel;
 import org.bftws.core.Destination;
 import org.bftws.core.Message;
 import org.bftws.core.Node;
@@ -30,7 +31,7 @@ public final class TotalOrderManager {
 
     private final Node core;
     private final String name;
-    private final ReplicaChannels channels;
+    private final ReplicaChannel channels;
     private final TotalOrderInvoker invoker;
     private final ReplyRouter replies;
     private final Runnable onStable;
@@ -56,7 +57,7 @@ public final class TotalOrderManager {
     private TickClock clock;
     private volatile int view;
 
-    TotalOrderManager(Node core, String name, ReplicaChannels channels, TotalOrderInvoker invoker, ReplyRouter replies,
+    TotalOrderManager(Node core, String name, ReplicaChannel channels, TotalOrderInvoker invoker, ReplyRouter replies,
                       Runnable onStable, Journal journal) {
         this.core = core;
         this.journal = journal;

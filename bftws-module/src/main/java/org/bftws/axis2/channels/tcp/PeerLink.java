@@ -244,7 +244,10 @@ final class PeerLink {
     private boolean dial() {
         Socket socket = new Socket();
         try {
-            socket.connect(address, (int) transport.settings().connectTimeout().toMillis());
+            // a peer's name is resolved each time it is dialled: it may have moved, or been down at start-up
+            InetSocketAddress target = address.isUnresolved()
+                    ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
+            socket.connect(target, (int) transport.settings().connectTimeout().toMillis());
             FramedConnection.Streams streams = transport.configure(socket);
             Handshake.Session session = Handshake.dial(streams.in(), streams.out(), peer, transport.local());
             socket.setSoTimeout((int) transport.settings().idleTimeout().toMillis());
