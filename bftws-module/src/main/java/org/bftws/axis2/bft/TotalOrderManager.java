@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Total Order Manager (paper 3.3.1.8): runs this replica's PBFT state machine ({@link Node}, the pure core) on
- * real threads. Every input (a client request from the invoker, a frame or bundle of PBFT messages from the replica channel, a timer
- * tick, an execution result) is handed to the core under one lock; the outputs are routed in the core's order:
+ * real threads. Every input (a client request from the invoker, a frame or bundle of PBFT messages from the replica
+ * channel, a timer tick, an execution result) is handed to the core under one lock; the outputs are routed in the core's order:
  * messages to the peers' channels, executions, checkpoints and state installs to the {@link TotalOrderInvoker}'s
  * queue, replies to waiting clients through the {@link ReplyRouter}. Routing only enqueues, so the lock is never
  * held across I/O.
