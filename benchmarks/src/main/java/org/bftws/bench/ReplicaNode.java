@@ -64,6 +64,15 @@ record ReplicaNode(Path configFile, GroupConfig group, NodeConfig node, InetAddr
             throw new IllegalArgumentException("<node name=\"" + node.name() + "\"> serviceEndpoint " + service
                     + " must have the path " + expectedPath + ", where Axis2's HTTP server serves the service");
         }
+        URI channel = node.channelEndpoint();
+        if (channel != null && group.replicaChannel() == org.bftws.config.ReplicaChannelKind.BINARY) {
+            try {
+                InetAddress.getByName(channel.getHost());
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("host " + channel.getHost() + " of <node name=\"" + node.name()
+                        + "\"> channelEndpoint does not resolve: " + e.getMessage());
+            }
+        }
         return bind(file, group, node, service.getHost(), port);
     }
 

@@ -13,6 +13,7 @@ import java.util.Set;
 
 import org.bftws.config.Configuration;
 import org.bftws.config.NodeRole;
+import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.SecurityProfile;
 
 /**
@@ -29,10 +30,15 @@ final class TestbedDeployment {
     static final String RELAY_SERVICE = "EchoRelayService";
     static final String RELAY_ENDPOINT = "http://relay.bftws.group/axis2/services/" + RELAY_SERVICE;
 
-    /** One node of the run: its name, its id among nodes of its kind, its role and its port. */
-    record Node(String name, int id, NodeRole role, int port) {
+    /** One node of the run: its name, its id among nodes of its kind, its role, its HTTP port and its channel port. */
+    record Node(String name, int id, NodeRole role, int port, int channelPort) {
         String endpoint(String service) {
             return "http://127.0.0.1:" + port + "/axis2/services/" + service;
+        }
+
+        /** Where its binary replica channel listens. */
+        String channelEndpoint() {
+            return "tcp://127.0.0.1:" + channelPort;
         }
     }
 
@@ -53,32 +59,36 @@ final class TestbedDeployment {
     /** Chooses the nodes and their ports and writes {@code runDir/replicas.xml}. */
     static TestbedDeployment write(TestbedOptions options, Path runDir, TestbedKeys keys) throws IOException {
         if (options.tiers() == 3) {
-            List<Integer> ports = freePorts(8);
-            List<Node> backend = layout(Configuration.I, ports.subList(0, 4));
-            List<Node> relays = relayLayout(ports.subList(4, 8));
+            List<Integer> ports = freePorts(16);
+            List<Node> backend = layout(Configuration.I, ports.subList(0, 4), ports.subList(8, 12));
+            List<Node> relays = relayLayout(ports.subList(4, 8), ports.subList(12, 16));
             Path file = runDir.resolve("replicas.xml");
-            Files.writeString(file, threeTierXml(backend, relays, options.security(), keys, options.protocol()));
+            Files.writeString(file, threeTierXml(backend, relays, options.security(), keys, options.protocol(),
+                    options.channel()));
             List<Node> all = new ArrayList<>(relays);
             all.addAll(backend);
             return new TestbedDeployment(file, all, RELAY_ENDPOINT);
         }
-        List<Node> nodes = layout(options.unreplicated() ? null : options.configuration(), freePorts(
-                options.unreplicated() ? 1 : options.configuration() == Configuration.III ? 7 : 4));
+        int n = options.unreplicated() ? 1 : options.configuration() == Configuration.III ? 7 : 4;
+        List<Integer> ports = freePorts(2 * n);
+        List<Node> nodes = layout(options.unreplicated() ? null : options.configuration(), ports.subList(0, n),
+                ports.subList(n, 2 * n));
         Path file = runDir.resolve("replicas.xml");
         int f = options.unreplicated() ? 0 : 1;
         Configuration configuration = options.unreplicated() ? Configuration.I : options.configuration();
-        Files.writeString(file, xml(nodes, f, configuration, options.security(), keys, options.protocol(), null));
+        Files.writeString(file, xml(nodes, f, configuration, options.security(), keys, options.protocol(), null,
+                options.channel()));
         return new TestbedDeployment(file, nodes);
     }
 
     /**
-     * The node layout of a configuration (null: the single unreplicated node), given one port per node. Also the
-     * source of the superset of names the testbed's keys are made for.
+     * The node layout of a configuration (null: the single unreplicated node), given an HTTP and a channel port per
+     * node. Also the source of the superset of names the testbed's keys are made for.
      */
-    static List<Node> layout(Configuration configuration, List<Integer> ports) {
+    static List<Node> layout(Configuration configuration, List<Integer> ports, List<Integer> channelPorts) {
         List<Node> nodes = new ArrayList<>();
         if (configuration == null) {
-            nodes.add(new Node("replica0", 0, NodeRole.AGREE_EXECUTE, ports.get(0)));
+            nodes.add(new Node("replica0", 0, NodeRole.AGREE_EXECUTE, ports.get(0), channelPorts.get(0)));
             return nodes;
         }
         for (int i = 0; i < 4; i++) {
@@ -87,11 +97,11 @@ final class TestbedDeployment {
                 case II -> i < 3 ? NodeRole.AGREE_EXECUTE : NodeRole.AGREE;
                 case III -> NodeRole.AGREE;
             };
-            nodes.add(new Node("replica" + i, i, role, ports.get(i)));
+            nodes.add(new Node("replica" + i, i, role, ports.get(i), channelPorts.get(i)));
         }
         if (configuration == Configuration.III) {
             for (int i = 0; i < 3; i++) {
-                nodes.add(new Node("exec" + i, i, NodeRole.EXECUTE, ports.get(4 + i)));
+                nodes.add(new Node("exec" + i, i, NodeRole.EXECUTE, ports.get(4 + i), channelPorts.get(4 + i)));
             }
         }
         return nodes;
@@ -104,21 +114,23 @@ final class TestbedDeployment {
      */
     static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
                                         Path dataDirectory) throws IOException {
-        List<Node> nodes = layout(Configuration.I, freePorts(4));
+        List<Integer> ports = freePorts(8);
+        List<Node> nodes = layout(Configuration.I, ports.subList(0, 4), ports.subList(4, 8));
         Path file = runDir.resolve("replicas.xml");
-        Files.writeString(file, xml(nodes, 1, Configuration.I, security, keys, protocol, dataDirectory));
+        Files.writeString(file, xml(nodes, 1, Configuration.I, security, keys, protocol, dataDirectory,
+                ReplicaChannelKind.BINARY));
         return new TestbedDeployment(file, nodes);
     }
 
     static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
                       TestbedKeys keys) {
-        return xml(nodes, f, configuration, security, keys, null, null);
+        return xml(nodes, f, configuration, security, keys, null, null, ReplicaChannelKind.BINARY);
     }
 
     private static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
-                              TestbedKeys keys, String protocol, Path dataDirectory) {
+                              TestbedKeys keys, String protocol, Path dataDirectory, ReplicaChannelKind channel) {
         return header(keys) + group(SERVICE, GROUP_ENDPOINT, nodes, f, configuration, security, protocol,
-                dataDirectory, "") + footer();
+                dataDirectory, "", channel) + footer();
     }
 
     /**
@@ -126,11 +138,11 @@ final class TestbedDeployment {
      * the echo group (replica0..3), which names the relay group as its caller; Configuration I, f=1 each.
      */
     static String threeTierXml(List<Node> backend, List<Node> relays, SecurityProfile security, TestbedKeys keys,
-                               String protocol) {
+                               String protocol, ReplicaChannelKind channel) {
         return header(keys)
-                + group(RELAY_SERVICE, RELAY_ENDPOINT, relays, 1, Configuration.I, security, protocol, null, "")
+                + group(RELAY_SERVICE, RELAY_ENDPOINT, relays, 1, Configuration.I, security, protocol, null, "", channel)
                 + group(SERVICE, GROUP_ENDPOINT, backend, 1, Configuration.I, security, protocol, null,
-                "    <caller group=\"" + RELAY_SERVICE + "\"/>\n")
+                "    <caller group=\"" + RELAY_SERVICE + "\"/>\n", channel)
                 + footer();
     }
 
@@ -147,10 +159,12 @@ final class TestbedDeployment {
     }
 
     private static String group(String service, String endpoint, List<Node> nodes, int f, Configuration configuration,
-                                SecurityProfile security, String protocol, Path dataDirectory, String callers) {
+                                SecurityProfile security, String protocol, Path dataDirectory, String callers,
+                                ReplicaChannelKind channel) {
         StringBuilder x = new StringBuilder();
         x.append("  <group service=\"").append(service).append("\" endpoint=\"").append(endpoint)
                 .append("\" f=\"").append(f).append("\" configuration=\"").append(configuration).append('"')
+                .append(" replicaChannel=\"").append(channel.name().toLowerCase(Locale.ROOT)).append('"')
                 .append(dataDirectory == null ? "" : " dataDirectory=\"" + attr(dataDirectory.toString()) + '"')
                 .append(">\n")
                 .append("    <security profile=\"").append(security.name().toLowerCase(Locale.ROOT))
@@ -162,16 +176,17 @@ final class TestbedDeployment {
             x.append("    <node id=\"").append(n.id()).append("\" name=\"").append(n.name()).append("\" role=\"")
                     .append(n.role().name().toLowerCase(Locale.ROOT).replace('_', '-'))
                     .append("\" serviceEndpoint=\"").append(n.endpoint(service))
-                    .append("\" controlEndpoint=\"").append(n.endpoint("BftControl")).append("\"/>\n");
+                    .append("\" controlEndpoint=\"").append(n.endpoint("BftControl"))
+                    .append("\" channelEndpoint=\"").append(n.channelEndpoint()).append("\"/>\n");
         }
         return x.append(callers).append("  </group>\n").toString();
     }
 
-    /** The echo relay's four replicas (the middle tier of the 3-tier echo), one port each. */
-    static List<Node> relayLayout(List<Integer> ports) {
+    /** The echo relay's four replicas (the middle tier of the 3-tier echo), an HTTP and a channel port each. */
+    static List<Node> relayLayout(List<Integer> ports, List<Integer> channelPorts) {
         List<Node> nodes = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            nodes.add(new Node("relay" + i, i, NodeRole.AGREE_EXECUTE, ports.get(i)));
+            nodes.add(new Node("relay" + i, i, NodeRole.AGREE_EXECUTE, ports.get(i), channelPorts.get(i)));
         }
         return nodes;
     }

@@ -64,11 +64,13 @@ final class TestbedKeys {
             }
             Path parties = dir.resolve("parties.xml");
             List<Integer> placeholderPorts = IntStream.rangeClosed(1, 7).boxed().toList();
-            String xml = TestbedDeployment.xml(TestbedDeployment.layout(Configuration.III, placeholderPorts), 1,
-                    Configuration.III, SecurityProfile.MAC, this);
+            List<Integer> placeholderChannels = IntStream.rangeClosed(101, 107).boxed().toList();
+            String xml = TestbedDeployment.xml(TestbedDeployment.layout(Configuration.III, placeholderPorts,
+                    placeholderChannels), 1, Configuration.III, SecurityProfile.MAC, this);
             // the 3-tier echo's relay group as a second group of the same file (its names only matter here)
             String relays = TestbedDeployment.threeTierXml(List.of(), TestbedDeployment.relayLayout(
-                    IntStream.rangeClosed(11, 14).boxed().toList()), SecurityProfile.MAC, this, null);
+                    IntStream.rangeClosed(11, 14).boxed().toList(), IntStream.rangeClosed(111, 114).boxed().toList()),
+                    SecurityProfile.MAC, this, null, org.bftws.config.ReplicaChannelKind.BINARY);
             String relayGroup = relays.substring(relays.indexOf("  <group"), relays.indexOf("  </group>") + 11);
             Files.writeString(parties, xml.replace("  <client ", relayGroup + "  <client "));
             new KeyGenerator(ReplicasConfigReader.read(parties, KeyFileCheck.none()), false).run();
@@ -89,8 +91,9 @@ final class TestbedKeys {
     }
 
     private static List<String> names() {
-        return Stream.of(TestbedDeployment.layout(Configuration.III, List.of(1, 2, 3, 4, 5, 6, 7)).stream()
-                .map(TestbedDeployment.Node::name), TestbedDeployment.relayLayout(List.of(1, 2, 3, 4)).stream()
+        return Stream.of(TestbedDeployment.layout(Configuration.III, List.of(1, 2, 3, 4, 5, 6, 7),
+                        List.of(101, 102, 103, 104, 105, 106, 107)).stream()
+                .map(TestbedDeployment.Node::name), TestbedDeployment.relayLayout(List.of(1, 2, 3, 4), List.of(101, 102, 103, 104)).stream()
                 .map(TestbedDeployment.Node::name), Stream.of(TestbedDeployment.CLIENT)).flatMap(x -> x).toList();
     }
 }

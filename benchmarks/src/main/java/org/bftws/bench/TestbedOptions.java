@@ -3,6 +3,7 @@ package org.bftws.bench;
 import java.nio.file.Path;
 
 import org.bftws.config.Configuration;
+import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.SecurityProfile;
 
 /**
@@ -22,10 +23,17 @@ import org.bftws.config.SecurityProfile;
  * @param protocol      a {@code <protocol .../>} element for replicas.xml (from {@code --protocol name=value,..}),
  *                      or null for the defaults
  * @param tiers         2: client and the echo group; 3: client, the echo relay's group, the echo group (paper 4.1.2)
+ * @param channel       how the replicas exchange PBFT messages: the binary channel (default) or SOAP
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
-                      int tiers) {
+                      int tiers, ReplicaChannelKind channel) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                ReplicaChannelKind.BINARY);
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol) {
@@ -40,7 +48,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
     static final String USAGE = """
             usage: ./bftws testbed [--config I|II|III] [--clients C] [--requests N] [--warmup W] [--size K]
                                    [--security mac|wssec|none] [--unreplicated] [--crash primary|backup] [--keep]
-                                   [--protocol name=value,..]
+                                   [--protocol name=value,..] [--channel binary|soap]
               starts the replicas of a generated replicas.xml as JVMs on free loopback ports, runs the echo client
               against them, prints figures, stops them; the last line is
               'echo: N ok, F failed, mean X ms, p99 Y ms, T req/s' (exit status 1 when anything failed)
@@ -54,6 +62,8 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
               --crash primary|backup  kill that replica halfway through the measured requests
               --tiers 2|3           2 (default): client -> 4 echo replicas; 3: client -> 4 echo relay replicas ->
                                     4 echo replicas, the relay answering with the backend's reply (Configuration I)
+              --channel binary|soap how the replicas exchange PBFT messages: binary frames over TCP (default) or
+                                    SOAP over WS-RM to each replica's control service (the paper's design)
               --keep                keep the run directory (logs, replicas.xml); kept anyway after a failure
               --protocol N=V,..     attributes of the group's <protocol> element in replicas.xml, e.g.
                                     batchMaxDelay=20ms,maxBatchesInFlight=2 (docs/configuration.md)""";
@@ -72,6 +82,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         Path home = Arguments.home();
         String protocol = null;
         int tiers = 2;
+        ReplicaChannelKind channel = ReplicaChannelKind.BINARY;
         while (args.hasNext()) {
             String option = args.option();
             switch (option) {
@@ -88,6 +99,8 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 case "--crash" -> crash = args.choice(option, "primary", "backup");
                 case "--home" -> home = args.path(option);
                 case "--protocol" -> protocol = protocolElement(args.value(option));
+                case "--channel" -> channel = ReplicaChannelKind.valueOf(
+                        args.choice(option, "binary", "soap").toUpperCase(java.util.Locale.ROOT));
                 default -> throw new UsageException("unknown option " + option);
             }
         }
@@ -99,7 +112,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                     + " their signatures: it takes neither --unreplicated, --config II/III nor --security none");
         }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), security, size,
-                unreplicated, keep, crash, home, protocol, tiers);
+                unreplicated, keep, crash, home, protocol, tiers, channel);
     }
 
     /** {@code name=value,..} as a {@code <protocol>} element; replicas.xml's reader checks names and values. */
@@ -121,7 +134,9 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         String nodes = unreplicated ? "1 node, no replication (WS-RM only)"
                 : tiers == 3 ? "3 tiers: 4 echo relay replicas calling 4 echo replicas, Configuration I, f=1"
                 : "Configuration " + configuration + ", f=1";
-        return nodes + ", security " + security.name().toLowerCase(java.util.Locale.ROOT) + ", " + clients
+        String pbft = unreplicated ? "" : ", PBFT over the " + channel.name().toLowerCase(java.util.Locale.ROOT)
+                + " channel";
+        return nodes + pbft + ", security " + security.name().toLowerCase(java.util.Locale.ROOT) + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests of " + size + " element"
                 + (size == 1 ? "" : "s") + " after " + warmup + " warm-up";
     }

@@ -13,6 +13,7 @@ import org.bftws.config.GroupConfig;
 import org.bftws.config.KeyFileCheck;
 import org.bftws.config.NodeConfig;
 import org.bftws.config.NodeRole;
+import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.config.ReplicasConfigReader;
 import org.bftws.config.SecurityProfile;
@@ -42,6 +43,19 @@ class TestbedDeploymentTest {
         assertTrue(g.nodes().stream().allMatch(n -> n.serviceEndpoint().getHost().equals("127.0.0.1")
                 && n.controlEndpoint().getPort() == n.serviceEndpoint().getPort()));
         assertEquals(TestbedDeployment.GROUP_ENDPOINT, g.endpoint().toString());
+    }
+
+    @Test
+    void theReplicasExchangePbftMessagesOverTheBinaryChannelOnPortsOfTheirOwnUnlessSoapIsAskedFor() throws Exception {
+        GroupConfig binary = written().groups().get(0);
+        assertEquals(ReplicaChannelKind.BINARY, binary.replicaChannel());
+        Set<Integer> ports = binary.nodes().stream().flatMap(n -> java.util.stream.Stream.of(
+                n.serviceEndpoint().getPort(), n.channelEndpoint().getPort())).collect(Collectors.toSet());
+        assertEquals(8, ports.size(), "an HTTP and a channel port per node, all distinct");
+        assertTrue(binary.nodes().stream().allMatch(n -> n.channelEndpoint().toString().startsWith("tcp://127.0.0.1:")));
+        assertEquals(ReplicaChannelKind.SOAP, written("--channel", "soap").groups().get(0).replicaChannel());
+        assertTrue(TestbedOptions.parse(new String[] {"--channel", "soap"}).describe()
+                .contains("PBFT over the soap channel"));
     }
 
     @Test

@@ -61,7 +61,8 @@ final class EchoNodes implements AutoCloseable {
         for (int i = 0; i < ports.length; i++) {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i).append("\" serviceEndpoint=\"")
                     .append(endpoint(ports[i])).append("\" controlEndpoint=\"http://127.0.0.1:").append(ports[i])
-                    .append("/axis2/services/BftControl\"/>\n");
+                    .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(freePort())
+                    .append("\"/>\n");
         }
         b.append("</group>\n<client name=\"client1\"/>\n</replicas>\n");
         Files.createDirectories(dir);

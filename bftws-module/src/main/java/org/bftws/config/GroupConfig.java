@@ -18,14 +18,23 @@ import java.util.List;
  * @param dataDirectory where a node keeps its log, checkpoints and last-reply table; null keeps them in memory
  * @param callers       services of the groups allowed to call this one with nested requests (paper 3.4); each such
  *                      request is accepted only after p+1 identical copies from that group's replicas
+ * @param replicaChannel how the nodes exchange PBFT messages
  */
 public record GroupConfig(String service, URI endpoint, int f, Configuration configuration, boolean bftEnabled,
                           SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory,
-                          List<String> callers) {
+                          List<String> callers, ReplicaChannelKind replicaChannel) {
 
     public GroupConfig {
         nodes = List.copyOf(nodes);
         callers = List.copyOf(callers);
+    }
+
+    /** A group on the default (binary) replica channel. */
+    public GroupConfig(String service, URI endpoint, int f, Configuration configuration, boolean bftEnabled,
+                       SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory,
+                       List<String> callers) {
+        this(service, endpoint, f, configuration, bftEnabled, security, protocol, nodes, dataDirectory, callers,
+                ReplicaChannelKind.BINARY);
     }
 
     /** A group that no other group calls. */

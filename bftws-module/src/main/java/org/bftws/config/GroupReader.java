@@ -43,8 +43,21 @@ final class GroupReader {
         nodes.sort(Comparator.comparing((NodeConfig n) -> !n.role().orders()).thenComparingInt(NodeConfig::id));
         Path data = g.attribute("dataDirectory").map(d -> base.resolve(d).normalize()).orElse(null);
         List<String> callers = g.children("caller").stream().map(c -> c.required("group")).toList();
-        return new GroupConfig(g.required("service"), URI.create(g.required("endpoint")), f, configuration, bft,
-                security, protocol, nodes, data, callers);
+        ReplicaChannelKind channel = ReplicaChannelKind.valueOf(g.attribute("replicaChannel").orElse("binary")
+                .toUpperCase(Locale.ROOT));
+        GroupConfig group = new GroupConfig(g.required("service"), URI.create(g.required("endpoint")), f,
+                configuration, bft, security, protocol, nodes, data, callers, channel);
+        if (channel == ReplicaChannelKind.BINARY && !group.wsrmOnly()) {
+            for (NodeConfig node : nodes) {
+                if (node.channelEndpoint() == null) {
+                    problems.add(origins.get(node), "has no channelEndpoint; its group exchanges PBFT messages over"
+                            + " the binary replica channel (replicaChannel=\"binary\", the default): add"
+                            + " channelEndpoint=\"tcp://HOST:PORT\" (a port of its own), or set replicaChannel=\"soap\""
+                            + " on the group");
+                }
+            }
+        }
+        return group;
     }
 
     private NodeConfig node(XmlElement n) {
@@ -53,8 +66,12 @@ final class GroupReader {
                 .toUpperCase(Locale.ROOT).replace('-', '_'));
         Path keystore = n.attribute("keystore").map(k -> base.resolve(k).normalize())
                 .orElseGet(() -> keys.defaultKeystore(name));
+        URI channel = n.attribute("channelEndpoint").map(URI::create).orElse(null);
+        if (channel != null && (channel.getPort() < 1 || channel.getPort() > 65535)) {
+            problems.add(n, "has channelEndpoint=\"" + channel + "\"; its port must be 1..65535");
+        }
         return new NodeConfig(integer(n, "id", n.required("id")), name, URI.create(n.required("serviceEndpoint")),
-                URI.create(n.required("controlEndpoint")), role, keystore);
+                URI.create(n.required("controlEndpoint")), role, keystore, channel);
     }
 
     private SecurityConfig security(XmlElement s) {

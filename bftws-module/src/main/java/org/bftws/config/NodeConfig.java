@@ -12,6 +12,14 @@ import java.nio.file.Path;
  * @param controlEndpoint where this node's BFT-WS control service (replica-to-replica messages) listens
  * @param role            what the node does
  * @param keystore        PKCS#12 file with this node's private key, certificate and pairwise MAC keys
+ * @param channelEndpoint where this node's binary replica channel listens ({@code tcp://HOST:PORT}); null when the
+ *                        group does not use it
  */
-public record NodeConfig(int id, String name, URI serviceEndpoint, URI controlEndpoint, NodeRole role, Path keystore) {
+public record NodeConfig(int id, String name, URI serviceEndpoint, URI controlEndpoint, NodeRole role, Path keystore,
+                         URI channelEndpoint) {
+
+    /** A node without a binary channel address. */
+    public NodeConfig(int id, String name, URI serviceEndpoint, URI controlEndpoint, NodeRole role, Path keystore) {
+        this(id, name, serviceEndpoint, controlEndpoint, role, keystore, null);
+    }
 }

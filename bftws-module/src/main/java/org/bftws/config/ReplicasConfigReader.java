@@ -85,6 +85,47 @@ public final class ReplicasConfigReader {
             XmlElement c = clientOrigins.get(client);
             unique(names, client.name().toLowerCase(Locale.ROOT), c, "name " + client.name(), problems);
         }
+        checkChannelPorts(groups, nodeOrigins, problems);
+    }
+
+    /**
+     * A binary channel listens on a port of its own: no other node's channel and no HTTP endpoint (whose listener
+     * would hold the port) may use the same host and port.
+     */
+    private static void checkChannelPorts(List<GroupConfig> groups, Map<NodeConfig, XmlElement> nodeOrigins,
+                                          ConfigProblems problems) {
+        Map<String, XmlElement> http = new HashMap<>();
+        for (GroupConfig group : groups) {
+            for (NodeConfig node : group.nodes()) {
+                http.putIfAbsent(hostPort(node.serviceEndpoint()), nodeOrigins.get(node));
+                http.putIfAbsent(hostPort(node.controlEndpoint()), nodeOrigins.get(node));
+            }
+        }
+        Map<String, XmlElement> channels = new HashMap<>();
+        for (GroupConfig group : groups) {
+            for (NodeConfig node : group.nodes()) {
+                if (node.channelEndpoint() == null) {
+                    continue;
+                }
+                XmlElement n = nodeOrigins.get(node);
+                String address = hostPort(node.channelEndpoint());
+                XmlElement earlier = channels.putIfAbsent(address, n);
+                XmlElement httpUser = http.get(address);
+                if (earlier != null) {
+                    problems.add(n, "uses channelEndpoint " + node.channelEndpoint() + ", which " + earlier.describe()
+                            + " on line " + earlier.line() + " already uses; every node's channel needs its own port");
+                } else if (httpUser != null) {
+                    problems.add(n, "uses channelEndpoint " + node.channelEndpoint() + ", whose port the HTTP endpoint"
+                            + " of " + httpUser.describe() + " on line " + httpUser.line() + " uses; the binary channel"
+                            + " needs a port of its own");
+                }
+            }
+        }
+    }
+
+    private static String hostPort(URI uri) {
+        int port = uri.getPort() >= 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+        return String.valueOf(uri.getHost()).toLowerCase(Locale.ROOT) + ":" + port;
     }
 
     private static <K> void unique(Map<K, XmlElement> seen, K key, XmlElement element, String what,

@@ -67,6 +67,16 @@ public enum MessageKind {
         return null;
     }
 
+    /** The kind whose canonical form opens with {@code tag}, or null. */
+    public static MessageKind byTag(int tag) {
+        for (MessageKind k : values()) {
+            if (k.tag == tag) {
+                return k;
+            }
+        }
+        return null;
+    }
+
     public static MessageKind of(Message m) {
         // Java 17 has no pattern switch without preview; the sealed interface keeps this list complete in review
         if (m instanceof PrePrepare) {

@@ -19,7 +19,8 @@ public record WireBundle(List<WireMessage> messages) {
      */
     public static final String OUTGOING = "org.bftws.wire.outgoingBundle";
 
-    private static final int BUNDLE_TAG = 0x42;
+    /** Opens a bundle's canonical bytes (and so a binary channel frame's payload, {@link BinaryCodec}). */
+    static final int BUNDLE_TAG = 0x42;
 
     /** A {@code pbft:Messages} element a node encoded and the bundle it encodes (as {@link RecordedSignatures} saw). */
     public record Sent(org.apache.axiom.om.OMElement element, WireBundle bundle) {

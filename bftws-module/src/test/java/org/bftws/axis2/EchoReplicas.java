@@ -42,6 +42,14 @@ final class EchoReplicas implements AutoCloseable {
                 .map(e -> e.replace(SERVICE_PATH, "/axis2/services/BftControl")).toList());
     }
 
+    private static int[] channelPorts(int n) {
+        try {
+            return NodeServer.freePorts(n);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** As above, with the nodes' control endpoints given (PBFT traffic may bypass a test proxy or silent socket). */
     EchoReplicas(Path dir, String profile, String protocol, List<String> endpoints, List<String> controls) {
         this.dir = dir;
@@ -49,9 +57,11 @@ final class EchoReplicas implements AutoCloseable {
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
                 + "<group service=\"EchoService\" endpoint=\"" + GROUP + "\" f=\"1\">\n"
                 + "<security profile=\"" + profile + "\"/>\n<protocol " + protocol + "/>\n");
+        int[] channels = channelPorts(endpoints.size());
         for (int i = 0; i < endpoints.size(); i++) {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i).append("\" serviceEndpoint=\"")
-                    .append(endpoints.get(i)).append("\" controlEndpoint=\"").append(controls.get(i)).append("\"/>\n");
+                    .append(endpoints.get(i)).append("\" controlEndpoint=\"").append(controls.get(i))
+                    .append("\" channelEndpoint=\"tcp://127.0.0.1:").append(channels[i]).append("\"/>\n");
         }
         b.append("</group>\n<client name=\"client1\"/>\n</replicas>\n");
         try {

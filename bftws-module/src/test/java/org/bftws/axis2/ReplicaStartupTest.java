@@ -38,7 +38,7 @@ class ReplicaStartupTest {
             String url = i == 0 ? endpoint : "http://127.0.0.1:" + NodeServer.freePort() + "/axis2/services/EchoService";
             nodes.append("<node id=\"").append(i).append("\" name=\"replica").append(i).append("\" serviceEndpoint=\"")
                     .append(url).append("\" controlEndpoint=\"").append(url.replace("EchoService", "BftControl"))
-                    .append("\"/>\n");
+                    .append("\" channelEndpoint=\"tcp://127.0.0.1:").append(NodeServer.freePort()).append("\"/>\n");
         }
         Path replicasXml = dir.resolve("replicas.xml");
         Files.writeString(replicasXml, "<replicas xmlns=\"urn:bftws:replicas:1\">\n"

@@ -28,7 +28,8 @@ class CallerGroupsConfigTest {
             b.append("<node id=\"").append(i).append("\" name=\"").append(prefix).append(i).append("\" role=\"")
                     .append(roles.get(i)).append("\" serviceEndpoint=\"http://127.0.0.1:").append(port + i)
                     .append("/axis2/services/").append(service).append("\" controlEndpoint=\"http://127.0.0.1:")
-                    .append(port + i).append("/axis2/services/BftControl\"/>\n");
+                    .append(port + i).append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:")
+                    .append(port + 1000 + i).append("\"/>\n");
         }
         return b.append(extra).append("</group>\n").toString();
     }

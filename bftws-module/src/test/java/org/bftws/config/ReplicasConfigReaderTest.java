@@ -42,6 +42,8 @@ class ReplicasConfigReaderTest {
         NodeConfig r2 = echo.agreementNodes().get(2);
         assertEquals("replica2", r2.name());
         assertEquals(URI.create("http://127.0.0.1:8083/axis2/services/BftControl"), r2.controlEndpoint());
+        assertEquals(ReplicaChannelKind.BINARY, echo.replicaChannel());
+        assertEquals(URI.create("tcp://127.0.0.1:9083"), r2.channelEndpoint());
         Path keys = Path.of("../keys").toAbsolutePath().normalize();
         assertEquals(keys.resolve("replica2.p12"), r2.keystore());
         assertEquals(keys.resolve("truststore.p12"), echo.security().truststore());
@@ -210,5 +212,48 @@ class ReplicasConfigReaderTest {
         xml.groupAttributes = xml.groupAttributes.replace("f=\"1\"", "f=\"0\"");
         xml.nodes.subList(1, 4).clear();
         assertTrue(ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).wsrmOnly());
+    }
+
+    @Test
+    void theBinaryReplicaChannelIsTheDefaultAndEveryNodeOfItsGroupNamesItsChannelAddress() {
+        GroupConfig g = ReplicasConfigReader.read(new ReplicasXml().writeTo(dir), KeyFileCheck.none()).groups().get(0);
+        assertEquals(ReplicaChannelKind.BINARY, g.replicaChannel());
+        assertEquals(URI.create("tcp://127.0.0.1:10101"), g.nodes().get(1).channelEndpoint());
+    }
+
+    @Test
+    void aNodeWithoutAChannelAddressInABinaryGroupIsRefusedWithWhatToAdd() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.nodes.set(2, xml.nodes.get(2).replace(" channelEndpoint=\"tcp://127.0.0.1:10102\"", ""));
+        assertMentions(refused(xml), "replicas.xml:8: <node name=\"replica2\"> has no channelEndpoint",
+                "binary replica channel (replicaChannel=\"binary\", the default)", "channelEndpoint=\"tcp://HOST:PORT\"",
+                "or set replicaChannel=\"soap\"");
+    }
+
+    @Test
+    void theSoapReplicaChannelNeedsNoChannelAddresses() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.groupAttributes += " replicaChannel=\"soap\"";
+        xml.nodes.replaceAll(n -> n.replaceAll(" channelEndpoint=\"[^\"]*\"", ""));
+        GroupConfig g = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0);
+        assertEquals(ReplicaChannelKind.SOAP, g.replicaChannel());
+        assertNull(g.nodes().get(0).channelEndpoint());
+    }
+
+    @Test
+    void aChannelAddressMustBeTcpHostAndPortOnAPortOfItsOwn() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.nodes.set(1, xml.nodes.get(1).replace("tcp://127.0.0.1:10101", "http://127.0.0.1:10101/x"));
+        assertMentions(refused(xml), "replicas.xml:7", "channelEndpoint", "TcpAddress");
+
+        ReplicasXml twice = new ReplicasXml();
+        twice.nodes.set(3, twice.nodes.get(3).replace("tcp://127.0.0.1:10103", "tcp://127.0.0.1:10100"));
+        assertMentions(refused(twice), "<node name=\"replica3\"> uses channelEndpoint tcp://127.0.0.1:10100, which"
+                + " <node name=\"replica0\"> on line 6 already uses");
+
+        ReplicasXml onHttp = new ReplicasXml();
+        onHttp.nodes.set(3, onHttp.nodes.get(3).replace("tcp://127.0.0.1:10103", "tcp://127.0.0.1:9101"));
+        assertMentions(refused(onHttp), "<node name=\"replica3\"> uses channelEndpoint tcp://127.0.0.1:9101, whose port"
+                + " the HTTP endpoint of <node name=\"replica1\"> on line 7 uses");
     }
 }

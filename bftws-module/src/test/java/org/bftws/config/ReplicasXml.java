@@ -26,7 +26,7 @@ final class ReplicasXml {
     static String node(int id, String name, String role, int port) {
         return "<node id=\"" + id + "\" name=\"" + name + "\" role=\"" + role + "\" serviceEndpoint=\"http://127.0.0.1:"
                 + port + "/axis2/services/EchoService\" controlEndpoint=\"http://127.0.0.1:" + port
-                + "/axis2/services/BftControl\"/>";
+                + "/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:" + (port + 1000) + "\"/>";
     }
 
     String text() {

@@ -21,7 +21,8 @@ final class TestDeployment {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
                     .append("\" serviceEndpoint=\"http://127.0.0.1:").append(port)
                     .append("/axis2/services/EchoService\" controlEndpoint=\"http://127.0.0.1:").append(port)
-                    .append("/axis2/services/BftControl\"/>\n");
+                    .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(port + 1000)
+                    .append("\"/>\n");
         }
         b.append("</group>\n<client name=\"client1\"/>\n</replicas>\n");
         try {

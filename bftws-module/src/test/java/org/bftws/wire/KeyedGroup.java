@@ -70,7 +70,8 @@ public final class KeyedGroup {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
                     .append("\" serviceEndpoint=\"http://127.0.0.1:").append(port).append("/axis2/services/")
                     .append(service).append("\" controlEndpoint=\"http://127.0.0.1:").append(port)
-                    .append(controlPath()).append("\"/>\n");
+                    .append(controlPath()).append("\" channelEndpoint=\"tcp://127.0.0.1:").append(port + 1000)
+                    .append("\"/>\n");
         }
         b.append("</group>\n<client name=\"client1\"/>\n</replicas>\n");
         try {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bftws.core.Batch;
 import org.bftws.core.Checkpoint;
+import org.bftws.core.Claim;
 import org.bftws.core.Commit;
 import org.bftws.core.CommittedBatch;
 import org.bftws.core.Digest;
@@ -21,6 +22,7 @@ import org.bftws.core.Reply;
 import org.bftws.core.Request;
 import org.bftws.core.RequestId;
 import org.bftws.core.StateSnapshot;
+import org.bftws.core.SignedClaim;
 import org.bftws.core.Status;
 import org.bftws.core.ViewChange;
 
@@ -115,6 +117,8 @@ final class SampleMessages {
                 new Status(4, 128, 140, 1),
                 new Reply(new RequestId("urn:uuid:4c1e8b0e-client-1", 9), 1, "<r>ok</r>".getBytes(StandardCharsets.UTF_8), 1),
                 new CommittedBatch(0, 7, batch(reqs), reqs, 0),
-                new FetchCommitted(99, 3));
+                new FetchCommitted(99, 3),
+                new Claim(batch(reqs).requests(), 2),
+                new SignedClaim(batch(reqs).requests(), 3));
     }
 }

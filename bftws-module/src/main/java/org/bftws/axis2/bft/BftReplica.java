@@ -1,5 +1,7 @@
 package org.bftws.axis2.bft;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.TreeMap;
@@ -9,10 +11,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.description.AxisService;
+import org.bftws.axis2.channels.BinaryChannel;
+import org.bftws.axis2.channels.ChannelInbound;
+import org.bftws.axis2.channels.ReplicaChannel;
+import org.bftws.axis2.channels.SoapChannel;
+import org.bftws.axis2.channels.tcp.ChannelKeys;
 import org.bftws.axis2.delivery.PendingRequests;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
+import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.config.SecurityConfig;
 import org.bftws.core.Membership;
@@ -25,6 +33,7 @@ import org.bftws.security.PartyKeystore;
 import org.bftws.security.RelayedRequestVerifier;
 import org.bftws.axis2.tier.NestedNumbering;
 import org.bftws.axis2.tier.NestedSequences;
+import org.bftws.wire.BinaryCodec;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
 import org.bftws.wire.NodeDirectory;
@@ -58,7 +67,7 @@ public final class BftReplica {
     private final ReproposalPresigner presigner;
     private final TotalOrderInvoker invoker;
     private final TotalOrderManager manager;
-    private final ReplicaChannels channels;
+    private final ReplicaChannel channels;
     private final ReplyRouter replies;
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
 
@@ -74,9 +83,10 @@ public final class BftReplica {
         SecurityConfig security = group.security();
         MessageSigner signer = null;
         ProofVerifier proofs = null;
+        PartyKeystore keys = null;
         if (security.needsKeys()) {
             char[] password = security.storePassword().toCharArray();
-            PartyKeystore keys = PartyKeystore.load(group.node(name).keystore(), name, password);
+            keys = PartyKeystore.load(group.node(name).keystore(), name, password);
             signer = MessageSigner.forNode(keys, directory);
             proofs = new ProofVerifier(directory, DeploymentTrust.load(security.truststore(), password), signatures,
                     RelayedRequestVerifier.forGroup(config, group), SequenceUsers.of(config, group));
@@ -96,12 +106,9 @@ public final class BftReplica {
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
                 source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self),
                 group.protocol().clientTimeout());
-        Map<Integer, String> endpoints = new TreeMap<>();
-        for (int id = 0; id < directory.size(); id++) {
-            NodeConfig n = group.node(directory.name(id));
-            endpoints.put(id, n.controlEndpoint().toString());
-        }
-        this.channels = new ReplicaChannels(context, self, membership, endpoints, codec, signer, signatures, source);
+        this.channels = group.replicaChannel() == ReplicaChannelKind.SOAP
+                ? soapChannel(context, membership, signer, source)
+                : binaryChannel(membership, keys, signer);
         Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
         this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage, journal);
         if (macRequests) {
@@ -121,6 +128,37 @@ public final class BftReplica {
             manager.signaturesFrom(r -> Journal.proofParts(r).stream()
                     .map(m -> signatures.signatureOf(m).orElse(new byte[0])).toList());
         }
+    }
+
+    private ReplicaChannel soapChannel(ConfigurationContext context, Membership membership, MessageSigner signer,
+                                       RmSource source) {
+        Map<Integer, String> endpoints = new TreeMap<>();
+        for (int id = 0; id < directory.size(); id++) {
+            endpoints.put(id, group.node(directory.name(id)).controlEndpoint().toString());
+        }
+        return new SoapChannel(context, self, membership, endpoints, codec, signer, signatures, source);
+    }
+
+    /** The binary channel: every node's channel address, and the pair keys (none with profile none). */
+    private ReplicaChannel binaryChannel(Membership membership, PartyKeystore keys, MessageSigner signer)
+            throws AxisFault {
+        Map<Integer, java.net.InetSocketAddress> addresses = new TreeMap<>();
+        Map<Integer, javax.crypto.SecretKey> pairKeys = new TreeMap<>();
+        for (int id = 0; id < directory.size(); id++) {
+            NodeConfig n = group.node(directory.name(id));
+            java.net.URI channel = n.channelEndpoint();
+            // unresolved: a peer's name is looked up when it is dialled, so a host that is down at start-up is no error
+            addresses.put(id, id == self ? new java.net.InetSocketAddress(channel.getHost(), channel.getPort())
+                    : java.net.InetSocketAddress.createUnresolved(channel.getHost(), channel.getPort()));
+            if (keys != null && id != self) {
+                pairKeys.put(id, keys.macKeyWith(n.name()).orElseThrow(() -> new AxisFault("bftws: "
+                        + directory.name(self) + " shares no pair key with " + n.name() + " (keygen's hmac:"
+                        + n.name() + " entry), which the binary replica channel needs: run ./bftws keygen")));
+            }
+        }
+        return new BinaryChannel(self, membership, addresses, group.service(),
+                keys == null ? ChannelKeys.none() : ChannelKeys.of(pairKeys), new BinaryCodec(codec.limits()), signer,
+                signatures, this::receive);
     }
 
     /**
@@ -248,11 +286,33 @@ public final class BftReplica {
         return directory.isNode(claimed) && claimed != self ? claimed : -1;
     }
 
-    /** Checks a received message's embedded signatures and relayed requests (nothing to check without keys). */
-    void verify(WireMessage m, int from) throws ProofRefusal {
-        if (verifier != null) {
-            verifier.verifyProofs(m, from);
+    /**
+     * What one peer sent in one frame or bundle ({@link ChannelInbound}): each message's embedded signatures and
+     * relayed requests are checked (nothing to check without keys); a message that fails is dropped, counted per
+     * reason and logged, the others still count. The verified ones go to the manager in one hand-over: what they
+     * make the core persist is forced to disk once, not once per message (a new view's re-proposals otherwise cost
+     * an fsync per slot: docs/recovery.md).
+     */
+    void receive(int from, List<WireMessage> messages) {
+        List<org.bftws.core.Message> verified = new ArrayList<>(messages.size());
+        for (WireMessage wm : messages) {
+            if (verifier != null) {
+                try {
+                    verifier.verifyProofs(wm, from);
+                } catch (ProofRefusal refusal) {
+                    count("PBFT messages refused: " + refusal.reason());
+                    LOG.info("dropped a PBFT message from node {}: {}", from, refusal.getMessage());
+                    continue;
+                }
+            }
+            verified.add(wm.message());
         }
+        manager.onMessages(verified);
+    }
+
+    /** Whether PBFT messages come over the SOAP channel (the control service refuses them otherwise). */
+    boolean usesSoapChannel() {
+        return group.replicaChannel() == ReplicaChannelKind.SOAP;
     }
 
     private void collectGarbage() {
@@ -264,14 +324,11 @@ public final class BftReplica {
         counters.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
     }
 
-    /** Counters: the manager's and this replica's refusals. */
+    /** Counters: the manager's, this replica's refusals, the replica channel's. */
     public Map<String, Long> counters() {
         Map<String, Long> all = new TreeMap<>(manager.counters());
         counters.forEach((k, v) -> all.put(k, v.get()));
-        all.put("PBFT bundles sent", channels.bundlesSent());
-        all.put("PBFT duplicates not queued", channels.duplicatesSkipped());
-        all.put("PBFT bundle send failures", channels.sendFailures());
-        all.put("PBFT messages without known signatures", channels.unsignableMessages());
+        all.putAll(channels.counters());
         all.put("requests executed", invoker.executedRequests());
         return all;
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.bftws.axis2.channels.ReplicaChannel;
 import org.bftws.core.Destination;
 import org.bftws.core.Message;
 import org.bftws.core.Node;
@@ -19,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Total Order Manager (paper 3.3.1.8): runs this replica's PBFT state machine ({@link Node}, the pure core) on
- * real threads. Every input (a client request from the invoker, a bundle of PBFT messages from the control service, a timer
- * tick, an execution result) is handed to the core under one lock; the outputs are routed in the core's order:
+ * real threads. Every input (a client request from the invoker, a frame or bundle of PBFT messages from the replica
+ * channel, a timer tick, an execution result) is handed to the core under one lock; the outputs are routed in the core's order:
  * messages to the peers' channels, executions, checkpoints and state installs to the {@link TotalOrderInvoker}'s
  * queue, replies to waiting clients through the {@link ReplyRouter}. Routing only enqueues, so the lock is never
  * held across I/O.
@@ -30,7 +31,7 @@ public final class TotalOrderManager {
 
     private final Node core;
     private final String name;
-    private final ReplicaChannels channels;
+    private final ReplicaChannel channels;
     private final TotalOrderInvoker invoker;
     private final ReplyRouter replies;
     private final Runnable onStable;
@@ -58,7 +59,7 @@ public final class TotalOrderManager {
     private TickClock clock;
     private volatile int view;
 
-    TotalOrderManager(Node core, String name, ReplicaChannels channels, TotalOrderInvoker invoker, ReplyRouter replies,
+    TotalOrderManager(Node core, String name, ReplicaChannel channels, TotalOrderInvoker invoker, ReplyRouter replies,
                       Runnable onStable, Journal journal) {
         this.core = core;
         this.journal = journal;

@@ -27,9 +27,12 @@ import org.bftws.wire.WireNames;
 /**
  * The {@code mac} profile (PBFT's practice, the BFT-WS paper's future work): a message between two nodes of a group,
  * and a node's reply to a client it shares a key with, carries a {@code mac:Authenticator} header, HMAC-SHA256 under
- * the key the two share, over {@link MacInput}. Client requests stay WS-Security signed: a replica must be able to
- * check a client's request it reaches relayed by another replica (a MAC would convince only its receiver), and a
- * reply to a party without a shared key (another group's node, a client keygen did not know) is signed too.
+ * the key the two share, over {@link MacInput}. A client's request carries a {@code mac:RequestAuthenticator}
+ * instead, one HMAC per node of the group, each under the key the client shares with that node, so every node can
+ * check its own entry, also on a copy relayed by another node (the core orders such requests on claims,
+ * docs/protocol.md). A request from a party without a key shared with every node (another group's node calling)
+ * and a reply to a party without a shared key (another group's node, a client keygen did not know) are
+ * WS-Security signed.
  * An incoming message with an authenticator is judged by it alone; one without goes to WS-Security. Refusals carry a
  * {@link RefusalReason} like the wssec ones ({@code MAC_MISMATCH}, {@code MISDIRECTED}, {@code UNKNOWN_PEER},
  * {@code MALFORMED}, {@code MALFORMED_PBFT}). A verified PBFT bundle is left in the message context as

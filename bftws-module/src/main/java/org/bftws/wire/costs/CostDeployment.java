@@ -22,7 +22,8 @@ final class CostDeployment {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
                     .append("\" serviceEndpoint=\"http://127.0.0.1:").append(9300 + i)
                     .append("/axis2/services/EchoService\" controlEndpoint=\"http://127.0.0.1:").append(9300 + i)
-                    .append("/axis2/services/BftControl\"/>\n");
+                    .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(9400 + i)
+                    .append("\"/>\n");
         }
         b.append("</group>\n<client name=\"client1\"/>\n</replicas>\n");
         Path conf = dir.resolve("replicas.xml");

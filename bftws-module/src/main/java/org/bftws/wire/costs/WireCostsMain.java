@@ -34,6 +34,7 @@ import org.bftws.security.PartyKeystore;
 import org.bftws.security.RelayedRequestVerifier;
 import org.bftws.security.WsSecurity;
 import org.bftws.security.mac.MacAuthenticator;
+import org.bftws.wire.BinaryCodec;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.CanonicalForm;
 import org.bftws.wire.MessageSigner;
@@ -89,6 +90,7 @@ public final class WireCostsMain {
             }
         }
         BundleCodec codec = new BundleCodec(WireLimits.forGroup(group));
+        BinaryCodec binary = new BinaryCodec(WireLimits.forGroup(group));
         OMFactory factory = OMAbstractFactory.getOMFactory();
 
         System.out.println("BFT-WS wire costs (" + Runtime.getRuntime().availableProcessors() + " CPUs, "
@@ -104,6 +106,10 @@ public final class WireCostsMain {
                     () -> serialize(codec.encode(List.of(m), everything, true, factory, null)));
             table.measure("decode " + name + " (parse + strict decode)", () -> codec.decode(parse(xml)));
             table.measure("canonical form of " + name, () -> CanonicalForm.of(m));
+            byte[] frame = binary.encode(List.of(m), everything, true);
+            System.out.printf("  %s: %d bytes as a binary channel frame payload%n", name, frame.length);
+            table.measure("encode " + name + " as a binary frame payload", () -> binary.encode(List.of(m), everything, true));
+            table.measure("decode " + name + "'s binary frame payload (strict)", () -> binary.decode(frame));
         }
 
         MacAuthenticator mac0 = new MacAuthenticator(config, "replica0", g -> WsSecurity.forParty(config, "replica0", g));

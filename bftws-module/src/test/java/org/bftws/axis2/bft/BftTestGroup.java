@@ -24,6 +24,7 @@ import org.apache.axis2.description.AxisService;
 import org.bftws.axis2.BftwsNode;
 import org.bftws.axis2.NodeServer;
 import org.bftws.config.KeyFileCheck;
+import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.ReplicasConfigReader;
 import org.bftws.samples.echo.EchoService;
 import org.bftws.samples.echo.EchoServiceArchive;
@@ -45,6 +46,8 @@ final class BftTestGroup implements AutoCloseable {
     private final Path replicasXml;
     final NodeServer[] nodes;
     private final int[] ports;
+    /** Each node's binary channel port (unused on the SOAP channel). */
+    final int[] channelPorts;
     private final Path[] axis2;
     /** Node names in replicas.xml order (agreement nodes first, then Configuration III's execution nodes). */
     final java.util.List<String> names;
@@ -56,6 +59,7 @@ final class BftTestGroup implements AutoCloseable {
         this.names = names;
         this.nodes = new NodeServer[names.size()];
         this.ports = new int[names.size()];
+        this.channelPorts = new int[names.size()];
         this.axis2 = new Path[names.size()];
     }
 
@@ -98,18 +102,31 @@ final class BftTestGroup implements AutoCloseable {
     static BftTestGroup start(Path dir, String profile, String protocol, int byzantine,
                               Class<? extends org.apache.axis2.handlers.AbstractHandler> byzantineHandler,
                               boolean durable, String configuration) throws Exception {
+        return start(dir, profile, protocol, byzantine, byzantineHandler, durable, configuration,
+                ReplicaChannelKind.BINARY);
+    }
+
+    /** Four replicas (Configuration I) with security {@code profile} exchanging PBFT messages over {@code channel}. */
+    static BftTestGroup start(Path dir, String profile, String protocol, ReplicaChannelKind channel) throws Exception {
+        return start(dir, profile, protocol, -1, WrongRepliesHandler.class, false, "I", channel);
+    }
+
+    static BftTestGroup start(Path dir, String profile, String protocol, int byzantine,
+                              Class<? extends org.apache.axis2.handlers.AbstractHandler> byzantineHandler,
+                              boolean durable, String configuration, ReplicaChannelKind channel) throws Exception {
         java.util.List<String> roles = roles(configuration);
         int n = roles.size();
-        int[] ports = NodeServer.freePorts(n);
+        int[] ports = NodeServer.freePorts(2 * n); // HTTP, then the binary channels
         java.util.List<String> names = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
             names.add(roles.get(i).equals("execute") ? "exec" + (i - 4) : "replica" + i);
         }
-        Path xml = writeReplicasXml(dir, profile, protocol, ports, durable, configuration, roles, names);
+        Path xml = writeReplicasXml(dir, profile, protocol, ports, durable, configuration, roles, names, channel);
         if (!"none".equals(profile)) {
             new KeyGenerator(ReplicasConfigReader.read(xml, KeyFileCheck.none()), false).run();
         }
         BftTestGroup g = new BftTestGroup(dir, xml, names);
+        System.arraycopy(ports, n, g.channelPorts, 0, n);
         try {
             for (int i = 0; i < n; i++) {
                 Path axis2 = axis2Xml(dir, names.get(i), xml);
@@ -150,20 +167,23 @@ final class BftTestGroup implements AutoCloseable {
     }
 
     private static Path writeReplicasXml(Path dir, String profile, String protocol, int[] ports, boolean durable,
-                                         String configuration, java.util.List<String> roles, java.util.List<String> names)
-            throws IOException {
+                                         String configuration, java.util.List<String> roles, java.util.List<String> names,
+                                         ReplicaChannelKind channel) throws IOException {
+        int n = names.size();
         StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
                 + "<group service=\"EchoService\" endpoint=\"" + GROUP_ENDPOINT + "\" f=\"1\" configuration=\""
-                + configuration + "\"" + (durable ? " dataDirectory=\"data\"" : "") + ">\n"
+                + configuration + "\"" + (durable ? " dataDirectory=\"data\"" : "") + " replicaChannel=\""
+                + channel.name().toLowerCase(java.util.Locale.ROOT) + "\">\n"
                 + "<security profile=\"" + profile + "\" timestampTtl=\"5m\" clockSkew=\"1m\"/>\n" + protocol + "\n");
-        for (int i = 0; i < ports.length; i++) {
+        for (int i = 0; i < n; i++) {
             int id = roles.get(i).equals("execute") ? i - 4 : i;
             b.append("<node id=\"").append(id).append("\" name=\"").append(names.get(i))
                     .append("\" role=\"").append(roles.get(i))
                     .append("\" serviceEndpoint=\"http://127.0.0.1:").append(ports[i])
                     .append("/axis2/services/EchoService\" controlEndpoint=\"http://127.0.0.1:").append(ports[i])
-                    .append("/axis2/services/BftControl\"/>\n");
+                    .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(ports[n + i])
+                    .append("\"/>\n");
         }
         b.append("</group>\n<client name=\"client1\"/>\n</replicas>\n");
         Path file = dir.resolve("replicas.xml");

@@ -51,7 +51,7 @@ final class TwoGroups implements AutoCloseable {
     /** As above; {@code protocol} adds attributes to both groups' {@code <protocol>} element. */
     TwoGroups(Path dir, int byzantine, Handler extra, String protocol) throws Exception {
         this.dir = dir;
-        this.ports = NodeServer.freePorts(8);
+        this.ports = NodeServer.freePorts(16); // HTTP 0..7, binary channels 8..15
         StringBuilder b = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n");
         group(b, "EchoRelayService", RELAY, "relay", ports, 0, "", protocol);
@@ -122,7 +122,8 @@ final class TwoGroups implements AutoCloseable {
             b.append("<node id=\"").append(i).append("\" name=\"").append(prefix).append(i)
                     .append("\" serviceEndpoint=\"http://127.0.0.1:").append(port).append("/axis2/services/")
                     .append(service).append("\" controlEndpoint=\"http://127.0.0.1:").append(port)
-                    .append("/axis2/services/BftControl\"/>\n");
+                    .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:")
+                    .append(ports[8 + first + i]).append("\"/>\n");
         }
         b.append(callers).append("</group>\n");
     }

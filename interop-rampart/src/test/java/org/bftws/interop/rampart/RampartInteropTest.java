@@ -57,6 +57,12 @@ class RampartInteropTest {
     static SimpleHTTPServer node;
     static String endpoint;
 
+    private static int freePort() throws java.io.IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
     @BeforeAll
     static void startNode() throws Exception {
         int port;
@@ -72,7 +78,8 @@ class RampartInteropTest {
             int p = port + i;
             xml.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
                     .append("\" serviceEndpoint=\"http://127.0.0.1:").append(p).append("/axis2/services/EchoService\"")
-                    .append(" controlEndpoint=\"http://127.0.0.1:").append(p).append("/axis2/services/BftControl\"/>");
+                    .append(" controlEndpoint=\"http://127.0.0.1:").append(p).append("/axis2/services/BftControl\"")
+                    .append(" channelEndpoint=\"tcp://127.0.0.1:").append(freePort()).append("\"/>");
         }
         xml.append("</group><client name=\"client1\"/></replicas>");
         Files.writeString(conf, xml);

@@ -1,4 +1,4 @@
-package org.bftws.axis2.bft;
+package org.bftws.axis2.channels;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,21 +31,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * PBFT messages to the other nodes of the group (paper 3.3.1.8: each replica keeps a WS-RM sequence with every other
- * one). One queue and one sender thread per peer: the thread takes everything queued, signs this node's
- * transferable messages once (the signature cache keeps them for the other peers and for later proofs), and sends
+ * The SOAP replica channel ({@code replicaChannel="soap"}, the paper's design): PBFT messages to the other nodes of the
+ * group as SOAP one-way messages (paper 3.3.1.8: each replica keeps a WS-RM sequence with every other one), received
+ * by the control service ({@code org.bftws.axis2.bft.ControlService}). One queue and one sender thread per peer: the
+ * thread takes everything queued, signs this node's transferable messages once (the signature cache keeps them for the other peers and for later proofs), and sends
  * them as one {@code pbft:Messages} SOAP message on the peer's control service, over this node's WS-RM sequence to
  * that peer. While one message is in flight the next ones gather: batching under load costs nothing at low load.
  * A peer that is down costs only its queue, bounded: PBFT's status exchange resends whatever matters once it is back.
  * The queue holds each message once ({@link PeerQueue}): while a slow peer's bundle is in flight, the core's
  * retransmissions would otherwise pile up copies of the same large messages.
  */
-final class ReplicaChannels {
-    private static final Logger LOG = LoggerFactory.getLogger(ReplicaChannels.class);
+public final class SoapChannel implements ReplicaChannel {
+    private static final Logger LOG = LoggerFactory.getLogger(SoapChannel.class);
     /** Messages kept for one peer that does not answer; older ones are dropped beyond this. */
     private static final int QUEUE_LIMIT = 10_000;
     /** The WS-RM sequence key of PBFT traffic, apart from any application sequence to the same node. */
     static final String SEQUENCE_KEY = "bftws-pbft";
+    /** The control service's action: a {@code pbft:Messages} bundle. */
+    public static final String ACTION = "urn:bftws:pbft:Messages";
     /**
      * WS-RM retransmission of a bundle: twice, soon. PBFT resends what matters itself (status exchange); with the
      * group's schedule (8 retransmissions, minutes of backoff) the channel to a crashed peer stayed blocked on one
@@ -60,7 +63,7 @@ final class ReplicaChannels {
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong unsignable = new AtomicLong();
 
-    ReplicaChannels(ConfigurationContext context, int self, Membership membership, Map<Integer, String> controlEndpoints,
+    public SoapChannel(ConfigurationContext context, int self, Membership membership, Map<Integer, String> controlEndpoints,
                     BundleCodec codec, MessageSigner signer, SignatureCache cache, RmSource source) {
         this.self = self;
         this.membership = membership;
@@ -71,16 +74,18 @@ final class ReplicaChannels {
         });
     }
 
-    void start() {
+    @Override
+    public void start() {
         peers.values().forEach(Peer::start);
     }
 
-    void stop() {
+    @Override
+    public void stop() {
         peers.values().forEach(Peer::stop);
     }
 
-    /** Queues {@code m} for every node {@code to} names (never this node). */
-    void send(Destination to, Message m) {
+    @Override
+    public void send(Destination to, Message m) {
         if (to instanceof Destination.Node n) {
             Peer p = peers.get(n.id());
             if (p != null) {
@@ -88,33 +93,26 @@ final class ReplicaChannels {
             }
             return;
         }
-        for (Map.Entry<Integer, Peer> e : peers.entrySet()) {
-            int id = e.getKey();
-            boolean wanted = to instanceof Destination.AllNodes
-                    || (to instanceof Destination.AgreementNodes && membership.isAgreementNode(id))
-                    || (to instanceof Destination.ExecutionNodes && !membership.isAgreementNode(id));
-            if (wanted) {
-                e.getValue().offer(m);
+        peers.forEach((id, peer) -> {
+            if (PeerRouting.wants(to, id, membership)) {
+                peer.offer(m);
             }
-        }
+        });
     }
 
-    long bundlesSent() {
-        return sent.get();
-    }
-
-    long sendFailures() {
-        return failures.get();
-    }
-
-    /** Messages not queued again for a peer because the same one (or a newer status) was still waiting. */
-    long duplicatesSkipped() {
-        return peers.values().stream().mapToLong(p -> p.queue.duplicates()).sum();
-    }
-
-    /** Messages left out of a bundle because a signature they embed is no longer known here. */
-    long unsignableMessages() {
-        return unsignable.get();
+    /**
+     * Bundles sent, bundles whose sending failed (dropped: PBFT's status exchange resends what matters), messages not
+     * queued again because the same one (or a newer status) was still waiting, messages left out because a
+     * signature they embed is no longer known here.
+     */
+    @Override
+    public Map<String, Long> counters() {
+        Map<String, Long> m = new TreeMap<>();
+        m.put("PBFT bundles sent", sent.get());
+        m.put("PBFT bundle send failures", failures.get());
+        m.put("PBFT duplicates not queued", peers.values().stream().mapToLong(p -> p.queue.duplicates()).sum());
+        m.put("PBFT messages without known signatures", unsignable.get());
+        return m;
     }
 
     /** One peer: its queue, its sender thread and its ServiceClient on the node's own Axis2 configuration. */
@@ -147,7 +145,7 @@ final class ReplicaChannels {
             }
             Options options = new Options();
             options.setTo(new EndpointReference(endpoint));
-            options.setAction(ControlService.ACTION);
+            options.setAction(ACTION);
             options.setProperty(RmSource.SEQUENCE_KEY, SEQUENCE_KEY);
             options.setProperty(MulticastSender.BACKOFF, PEER_BACKOFF);
             options.setTimeOutInMilliSeconds(30_000);

@@ -1,4 +1,4 @@
-package org.bftws.axis2.bft;
+package org.bftws.axis2.channels;
 
 import java.util.HashMap;
 import java.util.IdentityHashMap;

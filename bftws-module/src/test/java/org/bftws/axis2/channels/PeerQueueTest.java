@@ -1,4 +1,4 @@
-package org.bftws.axis2.bft;
+package org.bftws.axis2.channels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
