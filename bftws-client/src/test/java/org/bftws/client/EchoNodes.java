@@ -58,10 +58,12 @@ final class EchoNodes implements AutoCloseable {
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
                 + "<group service=\"EchoService\" endpoint=\"" + GROUP + "\" f=\"1\">\n"
                 + "<security profile=\"" + profile + "\"/>\n<protocol clientTimeout=\"5s\"/>\n");
+        java.util.List<Integer> taken = java.util.Arrays.stream(ports).boxed().toList();
+        int[] channels = org.bftws.axis2.NodeServer.freePortsAvoiding(ports.length, taken);
         for (int i = 0; i < ports.length; i++) {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i).append("\" serviceEndpoint=\"")
                     .append(endpoint(ports[i])).append("\" controlEndpoint=\"http://127.0.0.1:").append(ports[i])
-                    .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(freePort())
+                    .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(channels[i])
                     .append("\"/>\n");
         }
         b.append("</group>\n<client name=\"client1\"/>\n</replicas>\n");

@@ -43,6 +43,15 @@ public final class NodeServer implements AutoCloseable {
      * {@code n} distinct free loopback ports. All probes stay open until every port is found: a port probed and
      * closed one at a time can come back from the kernel for the next probe, and two nodes would share it.
      */
+    /**
+     * {@code n} distinct free loopback ports none of which is in {@code taken}: ports already handed to other nodes
+     * are free too until those nodes listen, so a second, separate probe could return one of them.
+     */
+    public static int[] freePortsAvoiding(int n, java.util.Collection<Integer> taken) throws IOException {
+        int[] probed = freePorts(n + taken.size());
+        return java.util.Arrays.stream(probed).filter(p -> !taken.contains(p)).limit(n).toArray();
+    }
+
     public static int[] freePorts(int n) throws IOException {
         java.util.List<ServerSocket> probes = new java.util.ArrayList<>();
         try {

@@ -42,9 +42,13 @@ final class EchoReplicas implements AutoCloseable {
                 .map(e -> e.replace(SERVICE_PATH, "/axis2/services/BftControl")).toList());
     }
 
-    private static int[] channelPorts(int n) {
+    /** Free ports for the binary channels, none of them a port the nodes' HTTP endpoints already use. */
+    private static int[] channelPorts(int n, List<String> endpoints, List<String> controls) {
+        java.util.Set<Integer> taken = new java.util.HashSet<>();
+        java.util.stream.Stream.concat(endpoints.stream(), controls.stream())
+                .forEach(url -> taken.add(java.net.URI.create(url).getPort()));
         try {
-            return NodeServer.freePorts(n);
+            return NodeServer.freePortsAvoiding(n, taken);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -57,7 +61,7 @@ final class EchoReplicas implements AutoCloseable {
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
                 + "<group service=\"EchoService\" endpoint=\"" + GROUP + "\" f=\"1\">\n"
                 + "<security profile=\"" + profile + "\"/>\n<protocol " + protocol + "/>\n");
-        int[] channels = channelPorts(endpoints.size());
+        int[] channels = channelPorts(endpoints.size(), endpoints, controls);
         for (int i = 0; i < endpoints.size(); i++) {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i).append("\" serviceEndpoint=\"")
                     .append(endpoints.get(i)).append("\" controlEndpoint=\"").append(controls.get(i))

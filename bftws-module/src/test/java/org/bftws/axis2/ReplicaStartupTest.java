@@ -31,14 +31,15 @@ class ReplicaStartupTest {
 
     @Test
     void aReplicaWhoseOrderingHasNotStartedAsksForARetransmissionInsteadOfExecutingTheRequest() throws Exception {
-        int port = NodeServer.freePort();
+        int[] ports = NodeServer.freePorts(8); // four HTTP ports, four channel ports, all distinct
+        int port = ports[0];
         String endpoint = "http://127.0.0.1:" + port + "/axis2/services/EchoService";
         StringBuilder nodes = new StringBuilder();
         for (int i = 0; i < 4; i++) {
-            String url = i == 0 ? endpoint : "http://127.0.0.1:" + NodeServer.freePort() + "/axis2/services/EchoService";
+            String url = "http://127.0.0.1:" + ports[i] + "/axis2/services/EchoService";
             nodes.append("<node id=\"").append(i).append("\" name=\"replica").append(i).append("\" serviceEndpoint=\"")
                     .append(url).append("\" controlEndpoint=\"").append(url.replace("EchoService", "BftControl"))
-                    .append("\" channelEndpoint=\"tcp://127.0.0.1:").append(NodeServer.freePort()).append("\"/>\n");
+                    .append("\" channelEndpoint=\"tcp://127.0.0.1:").append(ports[4 + i]).append("\"/>\n");
         }
         Path replicasXml = dir.resolve("replicas.xml");
         Files.writeString(replicasXml, "<replicas xmlns=\"urn:bftws:replicas:1\">\n"

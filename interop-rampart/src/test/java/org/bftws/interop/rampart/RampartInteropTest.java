@@ -57,12 +57,6 @@ class RampartInteropTest {
     static SimpleHTTPServer node;
     static String endpoint;
 
-    private static int freePort() throws java.io.IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     @BeforeAll
     static void startNode() throws Exception {
         int port;
@@ -74,12 +68,13 @@ class RampartInteropTest {
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>"
                 + "<group service=\"EchoService\" endpoint=\"http://echo.bftws.group/axis2/services/EchoService\" f=\"1\">"
                 + "<security profile=\"wssec\"/>");
+        int[] channels = org.bftws.axis2.NodeServer.freePortsAvoiding(4, java.util.List.of(port, port + 1, port + 2, port + 3));
         for (int i = 0; i < 4; i++) {
             int p = port + i;
             xml.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
                     .append("\" serviceEndpoint=\"http://127.0.0.1:").append(p).append("/axis2/services/EchoService\"")
                     .append(" controlEndpoint=\"http://127.0.0.1:").append(p).append("/axis2/services/BftControl\"")
-                    .append(" channelEndpoint=\"tcp://127.0.0.1:").append(freePort()).append("\"/>");
+                    .append(" channelEndpoint=\"tcp://127.0.0.1:").append(channels[i]).append("\"/>");
         }
         xml.append("</group><client name=\"client1\"/></replicas>");
         Files.writeString(conf, xml);
