@@ -131,7 +131,7 @@ public final class ReplicaMain {
     static String stats(ReplicaServer server, String name) {
         BftwsNode node = BftwsNode.of(server.context());
         long securityRefusals = SecurityRuntime.of(server.context()).refusals().total();
-        org.bftws.axis2.bft.BftReplica replica = node.replica();
+        org.bftws.axis2.ordering.BftReplica replica = node.replica();
         long delivered = replica != null ? replica.invoker().executedRequests() : node.destination().deliveredCount();
         String ordering = replica == null ? "" : " view=" + replica.manager().view() + " stable="
                 + replica.manager().stableCheckpoint() + " " + replica.counters().entrySet().stream()
@@ -147,12 +147,12 @@ public final class ReplicaMain {
     /**
      * {@code state NAME count=C digest=D} (the echo sample's appends and their running digest), {@code entries NAME
      * V1,V2,...} (the appended values in order) or {@code measurements NAME view=V stable=S executed=E TIMINGS}
-     * (see {@link org.bftws.axis2.bft.Measurements#describe()}); {@code COMMAND NAME unavailable: WHY} otherwise.
+     * (see {@link org.bftws.axis2.metrics.Measurements#describe()}); {@code COMMAND NAME unavailable: WHY} otherwise.
      */
     static String answer(String command, ReplicaServer server, String name) {
         try {
             if (command.equals("measurements")) {
-                org.bftws.axis2.bft.BftReplica replica = BftwsNode.of(server.context()).replica();
+                org.bftws.axis2.ordering.BftReplica replica = BftwsNode.of(server.context()).replica();
                 if (replica == null) {
                     return command + " " + name + " unavailable: not a replica of a BFT group";
                 }

@@ -40,7 +40,7 @@ class ProcessFaultsTest {
             + " maxRetransmissions=\"8\" clientTimeout=\"3s\"/>";
     /** The replicas log the PBFT layer's debug lines (drops, lost bundles): the logs stay in target/ to read. */
     private static final List<String> REPLICA_JVM_OPTIONS =
-            List.of("-Dorg.slf4j.simpleLogger.log.org.bftws.axis2.bft=debug");
+            List.of("-Dorg.slf4j.simpleLogger.log.org.bftws.axis2.ordering=debug");
     private static final int THREADS = 3;
     private static final long CALL_TIMEOUT_MILLIS = 60_000;
     private static final long PHASE_TIMEOUT_MILLIS = 120_000;

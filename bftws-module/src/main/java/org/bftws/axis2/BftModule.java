@@ -1,8 +1,8 @@
 package org.bftws.axis2;
 
-import org.bftws.axis2.bft.BftReplica;
-import org.bftws.axis2.bft.ControlService;
-import org.bftws.axis2.bft.RawRequestCapture;
+import org.bftws.axis2.ordering.BftReplica;
+import org.bftws.axis2.ordering.ControlService;
+import org.bftws.axis2.ordering.RawRequestCapture;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.security.SecurityRuntime;
 import org.slf4j.Logger;

@@ -4,7 +4,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.axis2.bft.BftReplica;
+import org.bftws.axis2.ordering.BftReplica;
 import org.bftws.axis2.client.MulticastSender;
 import org.bftws.axis2.client.ReplyVoting;
 import org.bftws.axis2.client.RmSource;

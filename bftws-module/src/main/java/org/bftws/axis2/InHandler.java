@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.axis2.bft.ControlService;
+import org.bftws.axis2.ordering.ControlService;
 import org.bftws.axis2.delivery.HttpExchange;
 
 import org.apache.axis2.AxisFault;

@@ -45,7 +45,7 @@ public final class OutHandler extends AbstractHandler {
         Target target = source.resolve(mc.getTo().getAddress());
         if (!Wsrm.isControlAction(mc.getWSAAction())) {
             // paper 3.4: a replica's call from inside an ordered execution is its group's nested call
-            org.bftws.axis2.bft.BftReplica replica = node.replica();
+            org.bftws.axis2.ordering.BftReplica replica = node.replica();
             boolean nested = NestedCallScope.active() && replica != null && target.group() != null;
             OutboundSequence seq = nested ? source.nestedSequenceFor(mc, replica.group()) : source.sequenceFor(mc);
             long n = seq.nextMessageNumber();
@@ -76,7 +76,7 @@ public final class OutHandler extends AbstractHandler {
         if (seq.offeredId() != null) {
             RmHeaders.addSequence(reply.getEnvelope(), new RmHeaders.SequenceHeader(seq.offeredId(), n));
         }
-        Object view = request.getProperty(org.bftws.axis2.bft.TotalOrderInvoker.VIEW);
+        Object view = request.getProperty(org.bftws.axis2.ordering.TotalOrderInvoker.VIEW);
         if (view != null) {
             // BFT replies say which view ordered them: clients learn the current view from replies.
             reply.getEnvelope().getHeader().addHeaderBlock("View", reply.getEnvelope().getOMFactory()

@@ -71,7 +71,7 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         } catch (CreateSequenceRefused e) {
             throw RmFault.createSequenceRefused(e.getMessage());
         }
-        if (org.bftws.axis2.bft.ControlService.NAME.equals(service)) {
+        if (org.bftws.axis2.ordering.ControlService.NAME.equals(service)) {
             node.counters().controlSequencesCreated.incrementAndGet();
         } else {
             node.counters().sequencesCreated.incrementAndGet();

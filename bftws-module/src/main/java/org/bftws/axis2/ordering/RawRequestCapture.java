@@ -1,0 +1,65 @@
+package org.bftws.axis2.ordering;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.builder.Builder;
+import org.apache.axis2.builder.SOAPBuilder;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.engine.AxisConfiguration;
+
+/**
+ * A message builder that keeps the exact bytes of every SOAP request before Axis2 parses them. Replicas order a
+ * client request under the digest of these bytes, and relay them to a replica that lacks the request, which checks
+ * the client's own signature on them; so every replica must see the same bytes the client sent (and signed), not a
+ * re-serialisation. The module installs it for the SOAP 1.1 and 1.2 content types, delegating to whatever builder
+ * was configured before.
+ */
+public final class RawRequestCapture implements Builder {
+
+    /** Message context property: the request's bytes as received. */
+    public static final String RAW_BYTES = org.bftws.security.SecurityRuntime.RECEIVED_BYTES;
+
+    private static final String[] SOAP_TYPES = {"text/xml", "application/soap+xml"};
+
+    private final Builder delegate;
+    private final int limit;
+
+    private RawRequestCapture(Builder delegate, int limit) {
+        this.delegate = delegate;
+        this.limit = limit;
+    }
+
+    /** Wraps the node's SOAP builders (once). */
+    public static void install(AxisConfiguration config, int limit) {
+        for (String type : SOAP_TYPES) {
+            Builder current = config.getMessageBuilder(type);
+            if (!(current instanceof RawRequestCapture)) {
+                config.addMessageBuilder(type, new RawRequestCapture(current == null ? new SOAPBuilder() : current, limit));
+            }
+        }
+    }
+
+    /** The bytes {@code mc} arrived as, or null when it was not captured. */
+    public static byte[] of(MessageContext mc) {
+        return (byte[]) mc.getProperty(RAW_BYTES);
+    }
+
+    @Override
+    public OMElement processDocument(InputStream in, String contentType, MessageContext mc) throws AxisFault {
+        byte[] bytes;
+        try {
+            bytes = in.readNBytes(limit + 1);
+        } catch (IOException e) {
+            throw AxisFault.makeFault(e);
+        }
+        if (bytes.length > limit) {
+            throw new AxisFault("bftws: request larger than " + limit + " bytes refused");
+        }
+        mc.setProperty(RAW_BYTES, bytes);
+        return delegate.processDocument(new ByteArrayInputStream(bytes), contentType, mc);
+    }
+}

@@ -1,0 +1,112 @@
+package org.bftws.axis2.ordering;
+
+import java.io.ByteArrayInputStream;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMXMLBuilderFactory;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.engine.AxisEngine;
+import org.apache.axis2.util.MessageContextBuilder;
+import org.bftws.axis2.delivery.HttpExchange;
+import org.bftws.axis2.delivery.PendingRequest;
+import org.bftws.axis2.delivery.PendingRequests;
+import org.bftws.axis2.delivery.ReplyCapture;
+import org.bftws.core.Reply;
+import org.bftws.core.RequestId;
+import org.bftws.rm.ReplyCache;
+import org.bftws.rm.ReplyCache.CachedReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers the HTTP exchanges waiting for a request: right after the invoker executed it ({@link #executed}), or
+ * once the core released a reply from its last-reply table for a retransmission. The reply sent is this replica's own signed envelope, captured when
+ * it executed the request; a replica that got the reply through state transfer has only the reply's body, and
+ * builds the envelope again through the out-flow (acknowledgement, view, signature). Exchanges are written on a
+ * thread of their own, never under the core's lock.
+ */
+final class ReplyRouter {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplyRouter.class);
+
+    private final PendingRequests pending;
+    private final ReplyCache envelopes;
+    private final ReplyCapture capture = new ReplyCapture();
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "bftws-replies");
+        t.setDaemon(true);
+        return t;
+    });
+
+    ReplyRouter(PendingRequests pending, ReplyCache envelopes) {
+        this.pending = pending;
+        this.envelopes = envelopes;
+    }
+
+    void reply(Reply reply) {
+        writer.execute(() -> answer(reply));
+    }
+
+    /**
+     * The invoker just executed request {@code id} with reply {@code envelope}: the exchanges waiting for it here are
+     * answered at once, on the caller's thread (answering only hands the bytes to each exchange's parked HTTP worker),
+     * instead of after a round through the core and this router's thread. The core's reply for it then finds nobody
+     * waiting; it still answers retransmissions from the core's last-reply table.
+     */
+    void executed(RequestId id, CachedReply envelope) {
+        PendingRequest waiting = pending.find(id.client(), id.number()).orElse(null);
+        if (waiting == null || envelope == null) {
+            return;
+        }
+        pending.remove(waiting);
+        for (HttpExchange x : waiting.close()) {
+            x.answer(envelope);
+        }
+    }
+
+    private void answer(Reply reply) {
+        RequestId id = reply.request();
+        PendingRequest waiting = pending.find(id.client(), id.number()).orElse(null);
+        if (waiting == null) {
+            return; // nobody waits here: a retransmission will be answered from the cache
+        }
+        CachedReply envelope = envelopes.get(id.client(), id.number()).orElse(null);
+        if (envelope == null) {
+            envelope = rebuild(waiting.message(), reply.result());
+        }
+        pending.remove(waiting);
+        List<HttpExchange> exchanges = waiting.close();
+        for (HttpExchange x : exchanges) {
+            x.answer(envelope);
+        }
+    }
+
+    /** The reply envelope for {@code request} with {@code body} (a reply body kept in the last-reply table). */
+    private CachedReply rebuild(MessageContext request, byte[] body) {
+        try {
+            MessageContext out = MessageContextBuilder.createOutMessageContext(request);
+            SOAPEnvelope envelope = out.getEnvelope() != null ? out.getEnvelope()
+                    : org.apache.axiom.om.OMAbstractFactory.getSOAP11Factory().getDefaultEnvelope();
+            if (body.length > 0) {
+                OMElement element = OMXMLBuilderFactory.createOMBuilder(new ByteArrayInputStream(body)).getDocumentElement();
+                element.build();
+                envelope.getBody().addChild(element);
+            }
+            out.setEnvelope(envelope);
+            out.setTransportOut(capture.description());
+            AxisEngine.send(out);
+            return (CachedReply) out.getOperationContext().getProperty(ReplyCapture.CAPTURED);
+        } catch (AxisFault | RuntimeException e) {
+            LOG.warn("could not rebuild the reply to {}: {}", request.getMessageID(), e.toString());
+            return null;
+        }
+    }
+
+    void stop() {
+        writer.shutdownNow();
+    }
+}

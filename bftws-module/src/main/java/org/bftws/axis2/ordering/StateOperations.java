@@ -1,0 +1,95 @@
+package org.bftws.axis2.ordering;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+import javax.xml.namespace.QName;
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.om.OMException;
+import org.apache.axiom.om.OMXMLBuilderFactory;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axis2.AxisFault;
+import org.bftws.axis2.delivery.ServiceDelivery;
+import org.bftws.rm.ReplyCache.CachedReply;
+
+/**
+ * Checkpoints and state transfer through the service's own operations (paper 3.2 and 3.3.1.8). The convention:
+ * the state is what {@code get_state} returns inside its response element; {@code set_state} receives the same
+ * elements inside its request element. The bytes the core digests are that response element serialised: the same
+ * service code on every correct replica produces the same element, hence the same bytes.
+ *
+ * <p>Both directions avoid holding the state as a tree the replica made: {@code get_state}'s response element is
+ * serialised once, straight from what the service returned (a service may return a streaming element,
+ * as the echo sample does), and {@code set_state} gets the transferred bytes as an element parsed lazily, so a
+ * service that reads its request with a pull parser never has a tree of the state built at all.
+ */
+final class StateOperations {
+
+    private final RequestContexts contexts;
+    private final ServiceDelivery delivery;
+    /** The size of the last state taken: states change little between checkpoints. */
+    private int lastStateBytes;
+
+    StateOperations(RequestContexts contexts, ServiceDelivery delivery) {
+        this.contexts = contexts;
+        this.delivery = delivery;
+    }
+
+    /** Delivers get_state and returns its response element, serialised. */
+    byte[] getState() throws AxisFault {
+        CachedReply reply = delivery.deliverForBodyElement(contexts.ownRequest("get_state", null), lastStateBytes);
+        if (reply == null || reply.fault()) {
+            throw new AxisFault("bftws: get_state of " + contexts.service().getName() + " failed: "
+                    + (reply == null ? "no reply" : new String(reply.envelope(), StandardCharsets.UTF_8)));
+        }
+        lastStateBytes = reply.envelope().length;
+        return reply.envelope();
+    }
+
+    /**
+     * Delivers set_state with the elements of a state {@link #getState} returned (on this or another replica): the
+     * state's root element, renamed to set_state's input element, with its children (and namespace declarations and
+     * attributes) as they are in the bytes, parsed only as the service reads them.
+     */
+    void setState(byte[] state) throws AxisFault {
+        CachedReply reply = delivery.deliver(contexts.ownRequestWithBody("set_state", (factory, name) -> {
+            OMElement request = lazyRoot(state);
+            request.setLocalName(name.getLocalPart());
+            request.setNamespace(factory.createOMNamespace(name.getNamespaceURI(),
+                    name.getPrefix().isEmpty() ? null : name.getPrefix()));
+            return request;
+        }));
+        if (reply != null && reply.fault()) {
+            throw new AxisFault("bftws: set_state of " + contexts.service().getName() + " refused the state: "
+                    + new String(reply.envelope(), StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The document element of {@code bytes}, with nothing below its start tag parsed yet. */
+    private static OMElement lazyRoot(byte[] bytes) throws AxisFault {
+        try {
+            return OMXMLBuilderFactory.createOMBuilder(new ByteArrayInputStream(bytes)).getDocumentElement();
+        } catch (OMException e) {
+            throw new AxisFault("bftws: the state is not XML: " + e.getMessage(), e);
+        }
+    }
+
+    /** The first element of a serialised envelope's body, serialised on its own (deterministic for equal trees). */
+    static byte[] bodyElementBytes(byte[] envelopeBytes) throws AxisFault {
+        SOAPEnvelope envelope = OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(envelopeBytes), null)
+                .getSOAPEnvelope();
+        OMElement first = envelope.getBody().getFirstElement();
+        if (first == null) {
+            return new byte[0];
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(envelopeBytes.length);
+        try {
+            first.serialize(out);
+        } catch (javax.xml.stream.XMLStreamException e) {
+            throw AxisFault.makeFault(e);
+        }
+        return out.toByteArray();
+    }
+}

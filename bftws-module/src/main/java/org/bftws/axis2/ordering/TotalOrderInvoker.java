@@ -1,0 +1,252 @@
+package org.bftws.axis2.ordering;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.bftws.axis2.delivery.PendingRequest;
+import org.bftws.axis2.delivery.ServiceDelivery;
+import org.bftws.axis2.tier.NestedNumbering;
+import org.bftws.core.Output;
+import org.bftws.core.Request;
+import org.bftws.core.RequestId;
+import org.bftws.rm.InboundSequences;
+import org.bftws.rm.ReplyCache;
+import org.bftws.rm.ReplyCache.CachedReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.bftws.axis2.state.ExecutionState;
+
+/**
+ * The Total Order Invoker (paper 3.3.1.7). Requests accepted by the WS-RM layer (in order within their sequence)
+ * go to the {@link TotalOrderManager}, which orders them; this thread then carries out what the core decides,
+ * strictly in order and one at a time: it delivers each committed request through the service's own Axis2 message
+ * receiver (the suspended message if it arrived here, else one built from the bytes another replica relayed), keeps
+ * the reply's envelope for retransmissions, and reports the results; it delivers {@code get_state} for checkpoints
+ * and {@code set_state} for state transfer at the head of the queue. A checkpoint's state also holds how far the
+ * replica has numbered its group's nested calls ({@link ExecutionState}).
+ */
+public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delivery.OrderingStep {
+    private static final Logger LOG = LoggerFactory.getLogger(TotalOrderInvoker.class);
+
+    /** Message context property: the view a request was ordered in (the reply carries it to the client). */
+    public static final String VIEW = "bftws.view";
+
+    /** A request that arrived here, waiting to be ordered: its message and the digest the core knows it by. */
+    private record Local(PendingRequest pending, Request request) {
+    }
+
+    private final BlockingQueue<Output> work = new LinkedBlockingQueue<>();
+    private final Map<RequestId, Local> local = new ConcurrentHashMap<>();
+    private final ServiceDelivery delivery = new ServiceDelivery();
+    private final RequestContexts contexts;
+    private final StateOperations state;
+    private final ReplyCache envelopes;
+    private final InboundSequences sequences;
+    private final NestedNumbering numbering;
+    private final AtomicLong executed = new AtomicLong();
+    /** Answers the exchanges waiting here for a request just executed (the {@link ReplyRouter}). */
+    private volatile java.util.function.BiConsumer<RequestId, CachedReply> answer = (id, reply) -> { };
+    /** Told of every request this replica executed, after its reply was cached; multi-tier's gate listens. */
+    private volatile Consumer<Request> onExecuted = r -> { };
+    /** False on agreement-only nodes: requests are only ordered, never delivered here. */
+    private final boolean executes;
+    /** How long the group's clients wait for an answer before they send again. */
+    private final java.time.Duration clientTimeout;
+    private volatile TotalOrderManager manager;
+    private volatile boolean running = true;
+    private Thread thread;
+
+    TotalOrderInvoker(RequestContexts contexts, ReplyCache envelopes, InboundSequences sequences,
+                      NestedNumbering numbering, boolean executes, java.time.Duration clientTimeout) {
+        this.clientTimeout = clientTimeout;
+        this.executes = executes;
+        this.numbering = numbering;
+        this.contexts = contexts;
+        this.state = new StateOperations(contexts, delivery);
+        this.envelopes = envelopes;
+        this.sequences = sequences;
+    }
+
+    void attach(TotalOrderManager manager) {
+        this.manager = manager;
+    }
+
+    void answerThrough(java.util.function.BiConsumer<RequestId, CachedReply> answer) {
+        this.answer = answer;
+    }
+
+    /**
+     * {@code listener} hears of each request this replica executed, on the invoker thread, in execution order; it
+     * must not throw (an exception here stops execution on this replica).
+     */
+    public void onExecuted(Consumer<Request> listener) {
+        this.onExecuted = listener;
+    }
+
+    /** A request that arrived on this replica, accepted in order within its sequence: ordering begins. */
+    @Override
+    public void submit(PendingRequest p) {
+        byte[] raw = RawRequestCapture.of(p.message());
+        if (raw == null) {
+            LOG.error("{} has no captured bytes (is the bftws message builder installed?); it cannot be ordered", p);
+            return;
+        }
+        Request r = Request.over(new RequestId(p.sequenceId(), p.messageNumber()), raw);
+        if (executes) {
+            local.putIfAbsent(r.id(), new Local(p, r));
+        }
+        manager.onRequest(r);
+    }
+
+    /** A client retransmitted a request: hand it to the core again (it may be waiting, or answer from its table). */
+    @Override
+    public void resubmit(PendingRequest p) {
+        byte[] raw = RawRequestCapture.of(p.message());
+        if (raw != null) {
+            manager.onRequest(Request.over(new RequestId(p.sequenceId(), p.messageNumber()), raw));
+        }
+    }
+
+    /** Called by the manager, under its lock, for the outputs this thread carries out, in the core's order. */
+    void enqueue(Output o) {
+        work.add(o);
+    }
+
+    public long executedRequests() {
+        return executed.get();
+    }
+
+    @Override
+    public long delivered() {
+        return executed.get();
+    }
+
+    /** The core answers a retransmission from its last-reply table when the envelope cache forgot the reply. */
+    @Override
+    public boolean answersForgottenReplies() {
+        return true;
+    }
+
+    /** No longer than the group's clients wait for an answer (their clientTimeout), nor the node's setting. */
+    @Override
+    public java.time.Duration holdTimeout(java.time.Duration nodeDefault) {
+        return clientTimeout.compareTo(nodeDefault) < 0 ? clientTimeout : nodeDefault;
+    }
+
+    public int queued() {
+        return work.size();
+    }
+
+    synchronized void start() {
+        if (thread == null) {
+            thread = new Thread(this, "bftws-total-order-invoker");
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        running = false;
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null) {
+            t.interrupt();
+            t.join(5_000);
+        }
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            Output o;
+            try {
+                o = work.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            try {
+                if (o instanceof Output.Execute e) {
+                    execute(e);
+                } else if (o instanceof Output.TakeCheckpoint t) {
+                    manager.measurements().checkpointStarted(t.seq());
+                    byte[] taken = ExecutionState.encode(numbering.numbers(), state.getState());
+                    manager.onCheckpointState(t.seq(), manager.measurements().stateTaken(taken));
+                } else if (o instanceof Output.InstallState s) {
+                    long started = System.nanoTime();
+                    ExecutionState.Parts parts = ExecutionState.decode(s.applicationState());
+                    state.setState(parts.serviceState());
+                    numbering.resume(parts.nestedNumbering());
+                    manager.transferTrace().stateSet(s.seq(), System.nanoTime() - started);
+                    manager.onStateInstalled(s.seq());
+                }
+            } catch (AxisFault | RuntimeException e) {
+                // The service failed to give or take its state: this replica cannot go on consistently.
+                LOG.error("could not carry out {}: {}; this replica stops executing", o, e.toString(), e);
+                running = false;
+            }
+        }
+    }
+
+    private void execute(Output.Execute e) throws AxisFault {
+        List<byte[]> results = new ArrayList<>(e.requests().size());
+        for (Request r : e.requests()) {
+            MessageContext mc = messageFor(r);
+            mc.setProperty(VIEW, e.view());
+            // calls the service makes meanwhile are the group's nested calls (paper 3.4)
+            ServiceDelivery.DeliveredReply delivered = org.bftws.axis2.tier.NestedCallScope.executing(
+                    () -> delivery.deliverWithBodyElement(mc));
+            CachedReply reply = delivered == null ? null : delivered.reply();
+            byte[] result = reply == null ? new byte[0] : delivered.bodyElement() != null ? delivered.bodyElement()
+                    : StateOperations.bodyElementBytes(reply.envelope());
+            if (reply != null) {
+                envelopes.put(r.id().client(), r.id().number(), reply);
+            }
+            sequences.find(r.id().client()).ifPresent(s -> s.deliveredThrough(r.id().number()));
+            answer.accept(r.id(), reply);
+            onExecuted.accept(r);
+            executed.incrementAndGet();
+            results.add(result);
+        }
+        manager.onExecuted(e.seq(), results);
+    }
+
+    /** The suspended message if exactly this request arrived here, else one built from the relayed bytes. */
+    private MessageContext messageFor(Request r) throws AxisFault {
+        // Executing number k of a client settles every earlier number of it: those copies will never be delivered.
+        local.keySet().removeIf(id -> id.client().equals(r.id().client()) && id.number() < r.id().number());
+        Local l = local.remove(r.id());
+        if (l != null && l.request().digest().equals(r.digest())) {
+            return l.pending().message();
+        }
+        return contexts.fromBytes(r.id(), r.payload());
+    }
+
+    /**
+     * Nobody waits here for {@code p} any more: its message context is let go. If it is executed later, its message
+     * is built from its bytes, like a request that came from another replica.
+     */
+    @Override
+    public boolean release(PendingRequest p) {
+        local.computeIfPresent(new RequestId(p.sequenceId(), p.messageNumber()),
+                (id, l) -> l.pending() == p ? null : l);
+        return true;
+    }
+
+    /** Forgets requests of a terminated sequence that were never ordered. */
+    @Override
+    public void forget(String sequenceId) {
+        local.keySet().removeIf(id -> id.client().equals(sequenceId));
+    }
+}
