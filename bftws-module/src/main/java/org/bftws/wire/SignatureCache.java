@@ -15,6 +15,7 @@ import org.bftws.core.Message;
 import org.bftws.core.NewView;
 import org.bftws.core.PrePrepare;
 import org.bftws.core.Prepare;
+import org.bftws.core.SignedClaim;
 import org.bftws.core.ViewChange;
 
 /**
@@ -26,14 +27,21 @@ import org.bftws.core.ViewChange;
  * embed) and with
  * {@link #forgetViewsBefore} for the view-changes and new-views of views before the current one;
  * the capacity is a safety bound (least recently used entries go first, counted and logged), sized so that a
- * correct node never reaches it. Thread-safe.
+ * correct node never reaches it. Signed claims (docs/protocol.md, "Requests authenticated with MACs") live in a
+ * region of their own with the same capacity, least recently used first: their number follows the clients' load,
+ * not the watermark window, and no checkpoint garbage-collects them, so in the shared region they pushed out the
+ * stable checkpoint's proof and a replica restarted empty could never be sent a state snapshot (ProcessFaultsTest).
+ * A claim whose signature is dropped costs only time: its sender claims a waiting request again every status period.
+ * Thread-safe.
  */
 public final class SignatureCache implements SignatureSource {
     private static final Log LOG = LogFactory.getLog(SignatureCache.class);
 
     private final int capacity;
     private final LinkedHashMap<Message, byte[]> entries;
+    private final LinkedHashMap<Message, byte[]> claims;
     private long evictions;
+    private long claimEvictions;
 
     public SignatureCache(int capacity) {
         if (capacity < 1) {
@@ -41,6 +49,7 @@ public final class SignatureCache implements SignatureSource {
         }
         this.capacity = capacity;
         this.entries = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true);
+        this.claims = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true);
     }
 
     /**
@@ -66,6 +75,16 @@ public final class SignatureCache implements SignatureSource {
         if (!m.transferable()) {
             throw new IllegalArgumentException("only transferable messages carry embedded signatures: " + m);
         }
+        if (m instanceof SignedClaim) {
+            claims.put(m, signature.clone());
+            if (claims.size() > capacity) {
+                Iterator<Message> eldest = claims.keySet().iterator();
+                eldest.next();
+                eldest.remove();
+                claimEvictions++;
+            }
+            return;
+        }
         entries.put(m, signature.clone());
         if (entries.size() > capacity) {
             Iterator<Map.Entry<Message, byte[]>> eldest = entries.entrySet().iterator();
@@ -81,12 +100,12 @@ public final class SignatureCache implements SignatureSource {
     }
 
     public synchronized boolean contains(Message m) {
-        return entries.containsKey(m);
+        return entries.containsKey(m) || claims.containsKey(m);
     }
 
     @Override
     public synchronized Optional<byte[]> signatureOf(Message m) {
-        byte[] s = entries.get(m);
+        byte[] s = m instanceof SignedClaim ? claims.get(m) : entries.get(m);
         return s == null ? Optional.empty() : Optional.of(s.clone());
     }
 
@@ -148,8 +167,14 @@ public final class SignatureCache implements SignatureSource {
         return before - entries.size();
     }
 
+    /** Signatures held, signed claims included. */
     public synchronized int size() {
-        return entries.size();
+        return entries.size() + claims.size();
+    }
+
+    /** Signed claims' signatures dropped because their region was full (their senders claim again). */
+    public synchronized long claimEvictions() {
+        return claimEvictions;
     }
 
     /** Entries dropped because the cache was full: non-zero means a missing garbage collection or a small capacity. */

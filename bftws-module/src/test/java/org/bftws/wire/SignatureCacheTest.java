@@ -14,6 +14,9 @@ import org.bftws.core.Message;
 import org.bftws.core.NewView;
 import org.bftws.core.PrePrepare;
 import org.bftws.core.Prepare;
+import org.bftws.core.RequestId;
+import org.bftws.core.RequestRef;
+import org.bftws.core.SignedClaim;
 import org.bftws.core.ViewChange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,6 +131,23 @@ class SignatureCacheTest {
         assertFalse(cache.contains(b));
         assertEquals(1, cache.evictions());
         assertEquals(2, cache.size());
+    }
+
+    @Test
+    void signedClaimsHowManySoEverNeverPushOutTheStableCheckpointsProof() {
+        SignatureCache cache = new SignatureCache(4);
+        List<Checkpoint> proof = SampleMessages.stableProof(128, SampleMessages.STATE_128);
+        proof.forEach(c -> cache.put(c, SIG));
+        for (int i = 1; i <= 100; i++) {
+            RequestRef ref = new RequestRef(new RequestId("urn:uuid:client", i), SampleMessages.STATE_128);
+            cache.put(new SignedClaim(List.of(ref), i % 4), SIG);
+        }
+        proof.forEach(c -> assertTrue(cache.contains(c), c + " kept"));
+        assertEquals(0, cache.evictions());
+        assertEquals(96, cache.claimEvictions());
+        SignedClaim newest = new SignedClaim(List.of(new RequestRef(new RequestId("urn:uuid:client", 100),
+                SampleMessages.STATE_128)), 0);
+        assertTrue(cache.signatureOf(newest).isPresent(), "the newest claims stay");
     }
 
     @Test

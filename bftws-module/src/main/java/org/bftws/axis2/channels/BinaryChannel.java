@@ -62,6 +62,7 @@ public final class BinaryChannel implements ReplicaChannel {
     private final AtomicLong unsignable = new AtomicLong();
     private final AtomicLong tooLarge = new AtomicLong();
     private final AtomicLong malformed = new AtomicLong();
+    private final SettledMessages settled = new SettledMessages();
 
     /**
      * @param addresses every node's channel address by core id (this node's is where it listens)
@@ -117,6 +118,11 @@ public final class BinaryChannel implements ReplicaChannel {
 
     /** The transport's counters and this channel's, each named "PBFT ...". */
     @Override
+    public void followStableCheckpoint(java.util.function.LongSupplier stableCheckpoint) {
+        settled.follow(stableCheckpoint);
+    }
+
+    @Override
     public Map<String, Long> counters() {
         Map<String, Long> m = new TreeMap<>();
         transport.counters().snapshot().forEach((name, n) -> m.put("PBFT channel " + name, n));
@@ -125,6 +131,7 @@ public final class BinaryChannel implements ReplicaChannel {
         m.put("PBFT messages without known signatures", unsignable.get());
         m.put("PBFT messages too large for a frame", tooLarge.get());
         m.put("PBFT frames malformed", malformed.get());
+        m.put("PBFT messages left out as settled", settled.skipped());
         return m;
     }
 
@@ -184,7 +191,7 @@ public final class BinaryChannel implements ReplicaChannel {
         public void run() {
             while (running) {
                 try {
-                    List<Message> batch = queue.take(codec.limits().maxMessages(), 1_000);
+                    List<Message> batch = settled.unsettled(queue.take(codec.limits().maxMessages(), 1_000));
                     if (!batch.isEmpty()) {
                         send(batch);
                     }

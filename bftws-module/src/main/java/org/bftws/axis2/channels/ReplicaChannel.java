@@ -23,6 +23,12 @@ public interface ReplicaChannel {
      */
     void send(Destination to, Message m);
 
+    /**
+     * Where to read this node's stable checkpoint: messages for slots settled while they waited for a peer are left
+     * out when they come up for sending ({@link SettledMessages}).
+     */
+    void followStableCheckpoint(java.util.function.LongSupplier stableCheckpoint);
+
     /** What the channel did, by name (each name starts with "PBFT "). */
     Map<String, Long> counters();
 }

@@ -62,6 +62,7 @@ public final class SoapChannel implements ReplicaChannel {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong unsignable = new AtomicLong();
+    private final SettledMessages settled = new SettledMessages();
 
     public SoapChannel(ConfigurationContext context, int self, Membership membership, Map<Integer, String> controlEndpoints,
                     BundleCodec codec, MessageSigner signer, SignatureCache cache, RmSource source) {
@@ -106,12 +107,18 @@ public final class SoapChannel implements ReplicaChannel {
      * signature they embed is no longer known here.
      */
     @Override
+    public void followStableCheckpoint(java.util.function.LongSupplier stableCheckpoint) {
+        settled.follow(stableCheckpoint);
+    }
+
+    @Override
     public Map<String, Long> counters() {
         Map<String, Long> m = new TreeMap<>();
         m.put("PBFT bundles sent", sent.get());
         m.put("PBFT bundle send failures", failures.get());
         m.put("PBFT duplicates not queued", peers.values().stream().mapToLong(p -> p.queue.duplicates()).sum());
         m.put("PBFT messages without known signatures", unsignable.get());
+        m.put("PBFT messages left out as settled", settled.skipped());
         return m;
     }
 
@@ -178,7 +185,7 @@ public final class SoapChannel implements ReplicaChannel {
             while (running) {
                 List<Message> bundle = List.of();
                 try {
-                    bundle = queue.take(codec.limits().maxMessages(), 1_000);
+                    bundle = settled.unsettled(queue.take(codec.limits().maxMessages(), 1_000));
                     if (bundle.isEmpty()) {
                         continue;
                     }

@@ -113,6 +113,7 @@ public final class BftReplica {
                 : binaryChannel(membership, keys, signer);
         Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
         this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage, journal);
+        channels.followStableCheckpoint(manager::settledUpTo);
         if (macRequests) {
             RelayedMacRequests relayed = new RelayedMacRequests(context, group, SequenceUsers.of(config, group));
             manager.relayedRequestsAuthenticated(r -> !virtualSequences.contains(r.id().client())
@@ -332,6 +333,8 @@ public final class BftReplica {
         counters.forEach((k, v) -> all.put(k, v.get()));
         all.putAll(channels.counters());
         all.put("requests executed", invoker.executedRequests());
+        all.put("signatures evicted from the full cache", signatures.evictions());
+        all.put("signed claims evicted from the full cache", signatures.claimEvictions());
         return all;
     }
 }

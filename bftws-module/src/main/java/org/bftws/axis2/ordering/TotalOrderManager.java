@@ -58,7 +58,7 @@ public final class TotalOrderManager {
     private final Measurements measurements;
     private final ViewChangeTrace trace;
     private final TransferTrace transferTrace;
-    private long lastStable;
+    private volatile long lastStable;
     /** Owned by the ticker thread (read under the lock by it only). */
     private TickClock clock;
     private volatile int view;
@@ -308,6 +308,14 @@ public final class TotalOrderManager {
 
     public synchronized long lastExecuted() {
         return core.lastExecuted();
+    }
+
+    /**
+     * The stable checkpoint as of the last batch of outputs, read without the core's lock (the replica channels ask
+     * for every batch they send).
+     */
+    public long settledUpTo() {
+        return lastStable;
     }
 
     public synchronized long stableCheckpoint() {
