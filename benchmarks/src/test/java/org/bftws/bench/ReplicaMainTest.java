@@ -129,8 +129,9 @@ class ReplicaMainTest {
             int p = i == 0 ? port : port + i;
             nodes.append("""
                     <node id="%d" name="%s" serviceEndpoint="http://127.0.0.1:%d/axis2/services/EchoService"
-                          controlEndpoint="http://127.0.0.1:%d/axis2/services/BftControl"/>
-                    """.formatted(i, i == 0 ? "solo" : "peer" + i, p, p));
+                          controlEndpoint="http://127.0.0.1:%d/axis2/services/BftControl"
+                          channelEndpoint="tcp://127.0.0.1:%d"/>
+                    """.formatted(i, i == 0 ? "solo" : "peer" + i, p, p, p + 4));
         }
         Path conf = dir.resolve("replicas.xml");
         Files.writeString(conf, """
