@@ -127,7 +127,11 @@ class FrameTransportTest {
         sender(a, 1, "old", 0, 10).join();
         sender(b, 0, "b", 0, 10).join();
         inA.await(1, 10);
+        long lost = a.counters().connectionsLost.get();
         b.stop();
+        // Sent once node 0 knows the connection is gone: a frame written before that goes onto the old connection
+        // and belongs to the stopped run (dropped when the new run's handshake comes, as designed).
+        waitUntil(() -> a.counters().connectionsLost.get() > lost, "node 0 noticed that node 1 stopped");
         a.send(1, bytes("while down"));
         Inbox inB2 = new Inbox();
         FrameTransport b2 = start(1, addresses, inB2);
@@ -137,7 +141,9 @@ class FrameTransportTest {
         assertTrue(a.counters().reconnects() >= 1);
 
         // and the other way round: the dialling node restarts
+        long lostByB = b2.counters().connectionsLost.get();
         a.stop();
+        waitUntil(() -> b2.counters().connectionsLost.get() > lostByB, "node 1 noticed that node 0 stopped");
         Inbox inA2 = new Inbox();
         FrameTransport a2 = start(0, addresses, inA2);
         a2.send(1, bytes("x"));
