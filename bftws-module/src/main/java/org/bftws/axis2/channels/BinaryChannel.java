@@ -16,7 +16,6 @@ import org.bftws.axis2.channels.tcp.TransportSettings;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
-import org.bftws.core.StateSnapshot;
 import org.bftws.wire.BinaryCodec;
 import org.bftws.wire.MessageSigner;
 import org.bftws.wire.SignatureCache;
@@ -156,42 +155,17 @@ public final class BinaryChannel implements ReplicaChannel {
     }
 
     /** One peer: its queue and its sender thread. */
-    private final class Peer implements Runnable {
-        private final int id;
-        private final PeerQueue queue = new PeerQueue(QUEUE_LIMIT);
-        private final SnapshotPins pins = new SnapshotPins(cache);
-        private volatile boolean running = true;
-        private Thread thread;
+    private final class Peer extends PeerSender {
 
         Peer(int id) {
-            this.id = id;
-        }
-
-        void offer(Message m) {
-            if (m instanceof StateSnapshot snapshot) {
-                pins.pin(snapshot);
-            }
-            queue.offer(m);
-        }
-
-        void start() {
-            thread = new Thread(this, "bftws-pbft-to-" + id);
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        void stop() {
-            running = false;
-            if (thread != null) {
-                thread.interrupt();
-            }
+            super(id, QUEUE_LIMIT, cache, settled);
         }
 
         @Override
         public void run() {
             while (running) {
                 try {
-                    List<Message> batch = settled.unsettled(queue.take(codec.limits().maxMessages(), 1_000));
+                    List<Message> batch = nextBatch(codec.limits().maxMessages(), 1_000);
                     if (!batch.isEmpty()) {
                         send(batch);
                     }

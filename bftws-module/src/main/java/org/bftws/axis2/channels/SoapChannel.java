@@ -19,7 +19,6 @@ import org.bftws.axis2.client.RmSource;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
-import org.bftws.core.StateSnapshot;
 import org.bftws.rm.Backoff;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
@@ -123,27 +122,21 @@ public final class SoapChannel implements ReplicaChannel {
     }
 
     /** One peer: its queue, its sender thread and its ServiceClient on the node's own Axis2 configuration. */
-    private final class Peer implements Runnable {
-        private final int id;
+    private final class Peer extends PeerSender {
         private final String endpoint;
         private final BundleCodec codec;
         private final MessageSigner signer;
         private final SignatureCache cache;
         private final RmSource source;
-        private final PeerQueue queue = new PeerQueue(QUEUE_LIMIT);
-        private final SnapshotPins pins;
         private final ServiceClient client;
-        private volatile boolean running = true;
-        private Thread thread;
 
         Peer(ConfigurationContext context, int id, String endpoint, BundleCodec codec, MessageSigner signer,
              SignatureCache cache, RmSource source) {
-            this.id = id;
+            super(id, QUEUE_LIMIT, cache, settled);
             this.endpoint = endpoint;
             this.codec = codec;
             this.signer = signer;
             this.cache = cache;
-            this.pins = new SnapshotPins(cache);
             this.source = source;
             try {
                 this.client = new ServiceClient(context, null);
@@ -159,33 +152,13 @@ public final class SoapChannel implements ReplicaChannel {
             client.setOptions(options);
         }
 
-        void offer(Message m) {
-            if (m instanceof StateSnapshot snapshot) {
-                pins.pin(snapshot);
-            }
-            queue.offer(m);
-        }
-
-        void start() {
-            thread = new Thread(this, "bftws-pbft-to-" + id);
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        void stop() {
-            running = false;
-            if (thread != null) {
-                thread.interrupt();
-            }
-        }
-
         @Override
         public void run() {
             int consecutiveFailures = 0;
             while (running) {
                 List<Message> bundle = List.of();
                 try {
-                    bundle = settled.unsettled(queue.take(codec.limits().maxMessages(), 1_000));
+                    bundle = nextBatch(codec.limits().maxMessages(), 1_000);
                     if (bundle.isEmpty()) {
                         continue;
                     }
