@@ -31,6 +31,7 @@ public final class Replica implements Node {
     private final NormalCase normal;
     private final RequestIntake intake;
     final ClaimProtocol claimProtocol;
+    private final CheckpointFlow checkpointFlow;
 
     long now;
     private int view;
@@ -40,7 +41,7 @@ public final class Replica implements Node {
     /** The primary's next sequence number to assign. */
     long nextSeq = 1;
     /** When this node last saw a request commit: the view-change timer counts from here. */
-    private long lastProgressTick;
+    long lastProgressTick;
     private long lastStatusTick;
     /**
      * Re-proposals of the installed view that this node had committed before it entered the view: their prepares
@@ -78,6 +79,7 @@ public final class Replica implements Node {
         this.normal = new NormalCase(this);
         this.intake = new RequestIntake(this, normal);
         this.claimProtocol = new ClaimProtocol(this, claims, normal, intake);
+        this.checkpointFlow = new CheckpointFlow(this, execution, stateTransfer, normal);
     }
 
     @Override
@@ -142,7 +144,7 @@ public final class Replica implements Node {
         } else if (m instanceof Commit c) {
             normal.onCommit(c);
         } else if (m instanceof Checkpoint c) {
-            onCheckpoint(c);
+            checkpointFlow.onCheckpoint(c);
         } else if (m instanceof ViewChange vc) {
             viewChanges.onViewChange(vc);
         } else if (m instanceof NewView nv) {
@@ -154,7 +156,7 @@ public final class Replica implements Node {
         } else if (m instanceof FetchState fs) {
             status.answerFetchState(fs, execution);
         } else if (m instanceof StateSnapshot s) {
-            onSnapshot(s);
+            checkpointFlow.onSnapshot(s);
         } else if (m instanceof Status st) {
             status.onStatus(st);
         } else if (m instanceof CommittedBatch cb) {
@@ -208,36 +210,13 @@ public final class Replica implements Node {
 
     @Override
     public List<Output> onCheckpointState(long seq, byte[] applicationState) {
-        if (execution == null) {
-            out.drop("checkpoint state for " + seq, "this node does not execute");
-            return out.drain();
-        }
-        execution.checkpointTaken(seq, applicationState).ifPresent(c -> {
-            if (c.seq() > checkpoints.stableSeq()) {
-                checkpoints.addOwn(c);
-                out.toAllNodes(c);
-                if (checkpoints.add(c)) {
-                    onStable();
-                }
-            } else if (c.seq() == checkpoints.stableSeq() && !c.state().equals(checkpoints.stableDigest())) {
-                out.add(new Output.Diverged(c.seq(), c.state(), checkpoints.stableDigest()));
-            } else if (c.seq() == checkpoints.stableSeq()) {
-                persistStableCheckpoint();
-            }
-        });
+        checkpointFlow.onCheckpointState(seq, applicationState);
         return out.drain();
     }
 
     @Override
     public List<Output> onStateInstalled(long seq) {
-        if (execution == null) {
-            out.drop("state installed at " + seq, "this node does not execute");
-            return out.drain();
-        }
-        ReplyTable table = execution.installed(seq);
-        if (table != null) {
-            finishStateTransfer(seq, table);
-        }
+        checkpointFlow.onStateInstalled(seq);
         return out.drain();
     }
 
@@ -335,88 +314,6 @@ public final class Replica implements Node {
         return stateTransfer.active();
     }
 
-    // ------------------------------------------------------------------------------------------------ checkpoints
-
-    private void onCheckpoint(Checkpoint c) {
-        String problem = checkpoints.problem(c);
-        if (problem != null) {
-            out.drop(c, problem);
-        } else if (checkpoints.add(c)) {
-            onStable();
-        }
-    }
-
-    /** A newer checkpoint is stable: catch up to it (from the log or by state transfer) and collect garbage. */
-    void onStable() {
-        long s = checkpoints.stableSeq();
-        persistStableCheckpoint();
-        advanceCommitted();
-        if (lastCommitted < s) {
-            stateTransfer.need(s, now);
-        } else if (execution != null) {
-            Digest own = checkpoints.ownDigest(s);
-            if (own != null && !own.equals(checkpoints.stableDigest())) {
-                out.add(new Output.Diverged(s, own, checkpoints.stableDigest()));
-            }
-        }
-        log.discardUpTo(s);
-        normal.discardUpTo(s);
-        requests.stopAwaitingUpTo(s);
-        requests.collectGarbage(log.namedRequests());
-        claims.collectGarbage(requests::committedNumber);
-        if (execution != null) {
-            execution.collectGarbage(s);
-        }
-        nextSeq = Math.max(nextSeq, s + 1);
-        normal.tryPropose();
-    }
-
-    /** Records the stable checkpoint, with this node's encoded state for it when it has it. */
-    private void persistStableCheckpoint() {
-        long s = checkpoints.stableSeq();
-        byte[] state = execution == null ? null : execution.encodedState(s);
-        out.add(new Output.Persist(new DurableRecord.CheckpointRecord(s, checkpoints.stableDigest(),
-                checkpoints.stableProof(), state)));
-    }
-
-    private void onSnapshot(StateSnapshot snapshot) {
-        StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, lastCommitted);
-        if (accepted == null) {
-            return;
-        }
-        if (!snapshot.proof().isEmpty() && checkpoints.adopt(snapshot.seq(), accepted.digest(), snapshot.proof())) {
-            log.discardUpTo(snapshot.seq());
-        }
-        if (execution != null) {
-            execution.install(accepted.state(), accepted.encoded());
-        } else {
-            finishStateTransfer(snapshot.seq(), accepted.state().replies());
-        }
-    }
-
-    private void finishStateTransfer(long seq, ReplyTable table) {
-        if (seq == checkpoints.stableSeq()) {
-            persistStableCheckpoint();
-        }
-        lastCommitted = Math.max(lastCommitted, seq);
-        requests.jumpTo(table);
-        // A primary that fell behind may have batches of its own in flight above the installed checkpoint: they stay
-        // proposed, or it would propose their requests a second time (which, for a gated request whose claims went
-        // with its first commit, no backup could vouch for).
-        for (Slot s : log.above(seq)) {
-            Batch b = s.committed ? s.committedBatch : s.prePrepare != null && s.view == view ? s.prePrepare.batch() : null;
-            if (b != null) {
-                requests.markProposed(b);
-            }
-        }
-        claims.collectGarbage(requests::committedNumber);
-        stateTransfer.installed();
-        out.add(new Output.StateTransferred(seq));
-        log.discardUpTo(seq);
-        lastProgressTick = now;
-        advanceCommitted();
-    }
-
     // ------------------------------------------------------------------------------------------------ views
 
     /** Enters {@code newView} as a new-view (sent or accepted) says. */
@@ -428,7 +325,7 @@ public final class Replica implements Node {
         viewChanging = true;
         out.add(new Output.ViewInstalled(newView, membership.primary(newView)));
         if (checkpoints.adopt(plan.minS(), plan.stableDigest(), plan.stableProof())) {
-            onStable();
+            checkpointFlow.onStable();
         }
         log.discardUncommittedAbove(plan.maxS());
         List<Batch> reproposed = new ArrayList<>();

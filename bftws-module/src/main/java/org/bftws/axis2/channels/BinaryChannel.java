@@ -115,12 +115,12 @@ public final class BinaryChannel implements ReplicaChannel {
         });
     }
 
-    /** The transport's counters and this channel's, each named "PBFT ...". */
     @Override
     public void followStableCheckpoint(java.util.function.LongSupplier stableCheckpoint) {
         settled.follow(stableCheckpoint);
     }
 
+    /** The transport's counters and this channel's, each named "PBFT ...". */
     @Override
     public Map<String, Long> counters() {
         Map<String, Long> m = new TreeMap<>();

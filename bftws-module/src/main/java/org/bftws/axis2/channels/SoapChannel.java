@@ -100,16 +100,16 @@ public final class SoapChannel implements ReplicaChannel {
         });
     }
 
-    /**
-     * Bundles sent, bundles whose sending failed (dropped: PBFT's status exchange resends what matters), messages not
-     * queued again because the same one (or a newer status) was still waiting, messages left out because a
-     * signature they embed is no longer known here.
-     */
     @Override
     public void followStableCheckpoint(java.util.function.LongSupplier stableCheckpoint) {
         settled.follow(stableCheckpoint);
     }
 
+    /**
+     * Bundles sent, bundles whose sending failed (dropped: PBFT's status exchange resends what matters), messages not
+     * queued again because the same one (or a newer status) was still waiting, messages left out because a
+     * signature they embed is no longer known here.
+     */
     @Override
     public Map<String, Long> counters() {
         Map<String, Long> m = new TreeMap<>();

@@ -113,7 +113,7 @@ public final class BftReplica {
                 : binaryChannel(membership, keys, signer);
         Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
         this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage, journal);
-        channels.followStableCheckpoint(manager::settledUpTo);
+        channels.followStableCheckpoint(manager::stableCheckpoint);
         if (macRequests) {
             RelayedMacRequests relayed = new RelayedMacRequests(context, group, SequenceUsers.of(config, group));
             manager.relayedRequestsAuthenticated(r -> !virtualSequences.contains(r.id().client())

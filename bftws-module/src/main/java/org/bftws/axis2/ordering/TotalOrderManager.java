@@ -311,15 +311,11 @@ public final class TotalOrderManager {
     }
 
     /**
-     * The stable checkpoint as of the last batch of outputs, read without the core's lock (the replica channels ask
-     * for every batch they send).
+     * The core's stable checkpoint, as of its last outputs (every input's outputs pass {@link #route}, which records
+     * it), read without the core's lock: the replica channels ask for every batch they send.
      */
-    public long settledUpTo() {
+    public long stableCheckpoint() {
         return lastStable;
-    }
-
-    public synchronized long stableCheckpoint() {
-        return core.stableCheckpoint();
     }
 
     /** Counters for operators (committed batches, view changes, state transfers, dropped inputs). */

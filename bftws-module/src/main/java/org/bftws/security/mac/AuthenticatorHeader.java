@@ -1,14 +1,12 @@
 package org.bftws.security.mac;
 
 import java.util.Base64;
-import java.util.Iterator;
 import javax.xml.namespace.QName;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
 import org.apache.axiom.soap.SOAPHeader;
 import org.apache.axiom.soap.SOAPHeaderBlock;
-import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
 
 /**
@@ -21,7 +19,6 @@ record AuthenticatorHeader(String from, String to, byte[] mac) {
     static final String PREFIX = "mac";
     static final QName NAME = new QName(NS, "Authenticator", PREFIX);
     static final int MAC_BYTES = 32;
-    private static final int MAX_NAME_CHARS = 256;
 
     void addTo(SOAPEnvelope envelope) {
         SOAPFactory f = (SOAPFactory) envelope.getOMFactory();
@@ -59,30 +56,14 @@ record AuthenticatorHeader(String from, String to, byte[] mac) {
 
     /** The header block itself, null when absent; marks it processed (this profile understands it). */
     static SOAPHeaderBlock find(SOAPEnvelope envelope) throws SecurityRefusal {
-        SOAPHeader header = envelope.getHeader();
-        if (header == null) {
-            return null;
-        }
-        Iterator<OMElement> it = header.getChildrenWithName(NAME);
-        if (!it.hasNext()) {
-            return null;
-        }
-        SOAPHeaderBlock block = (SOAPHeaderBlock) it.next();
-        if (it.hasNext()) {
-            throw malformed("the message carries two of them");
-        }
-        return block;
+        return MacHeaderBlocks.single(envelope, NAME);
     }
 
-    private static String name(OMElement block, String attribute) throws SecurityRefusal {
-        String v = block.getAttributeValue(new QName(attribute));
-        if (v == null || v.isBlank() || v.length() > MAX_NAME_CHARS) {
-            throw malformed("attribute " + attribute + " must name a node");
-        }
-        return v;
+    private static String name(OMElement element, String attribute) throws SecurityRefusal {
+        return MacHeaderBlocks.partyName(element, NAME, attribute, "node");
     }
 
     private static SecurityRefusal malformed(String problem) {
-        return new SecurityRefusal(RefusalReason.MALFORMED, "mac:Authenticator: " + problem);
+        return MacHeaderBlocks.malformed(NAME, problem);
     }
 }

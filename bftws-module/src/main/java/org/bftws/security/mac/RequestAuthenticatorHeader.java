@@ -11,7 +11,6 @@ import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
 import org.apache.axiom.soap.SOAPHeader;
 import org.apache.axiom.soap.SOAPHeaderBlock;
-import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
 
 /**
@@ -31,7 +30,6 @@ record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries) {
     static final QName ENTRY = new QName(AuthenticatorHeader.NS, "Entry", AuthenticatorHeader.PREFIX);
     /** More entries than any group has nodes is refused before anything is allocated for them. */
     static final int MAX_ENTRIES = 256;
-    private static final int MAX_NAME_CHARS = 256;
 
     void addTo(SOAPEnvelope envelope) {
         SOAPFactory f = (SOAPFactory) envelope.getOMFactory();
@@ -96,30 +94,14 @@ record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries) {
 
     /** The header block itself, null when absent. */
     static SOAPHeaderBlock find(SOAPEnvelope envelope) throws SecurityRefusal {
-        SOAPHeader header = envelope.getHeader();
-        if (header == null) {
-            return null;
-        }
-        Iterator<OMElement> it = header.getChildrenWithName(NAME);
-        if (!it.hasNext()) {
-            return null;
-        }
-        SOAPHeaderBlock block = (SOAPHeaderBlock) it.next();
-        if (it.hasNext()) {
-            throw malformed("the message carries two of them");
-        }
-        return block;
+        return MacHeaderBlocks.single(envelope, NAME);
     }
 
     private static String name(OMElement element, String attribute) throws SecurityRefusal {
-        String v = element.getAttributeValue(new QName(attribute));
-        if (v == null || v.isBlank() || v.length() > MAX_NAME_CHARS) {
-            throw malformed("attribute " + attribute + " must name a party");
-        }
-        return v;
+        return MacHeaderBlocks.partyName(element, NAME, attribute, "party");
     }
 
     private static SecurityRefusal malformed(String problem) {
-        return new SecurityRefusal(RefusalReason.MALFORMED, "mac:RequestAuthenticator: " + problem);
+        return MacHeaderBlocks.malformed(NAME, problem);
     }
 }

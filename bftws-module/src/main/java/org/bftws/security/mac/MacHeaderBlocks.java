@@ -1,0 +1,48 @@
+package org.bftws.security.mac;
+
+import java.util.Iterator;
+import javax.xml.namespace.QName;
+import org.apache.axiom.om.OMElement;
+import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axiom.soap.SOAPHeader;
+import org.apache.axiom.soap.SOAPHeaderBlock;
+import org.bftws.security.RefusalReason;
+import org.bftws.security.SecurityRefusal;
+
+/** How the {@code mac} profile's header blocks are found and their party names read, with refusals that name them. */
+final class MacHeaderBlocks {
+    static final int MAX_NAME_CHARS = 256;
+
+    private MacHeaderBlocks() {
+    }
+
+    /** The one {@code name} header block of {@code envelope}, null when absent; two of them are malformed. */
+    static SOAPHeaderBlock single(SOAPEnvelope envelope, QName name) throws SecurityRefusal {
+        SOAPHeader header = envelope.getHeader();
+        if (header == null) {
+            return null;
+        }
+        Iterator<OMElement> it = header.getChildrenWithName(name);
+        if (!it.hasNext()) {
+            return null;
+        }
+        SOAPHeaderBlock block = (SOAPHeaderBlock) it.next();
+        if (it.hasNext()) {
+            throw malformed(name, "the message carries two of them");
+        }
+        return block;
+    }
+
+    /** Attribute {@code attribute} of {@code element}, which must name a party ({@code what}) within the bound. */
+    static String partyName(OMElement element, QName header, String attribute, String what) throws SecurityRefusal {
+        String v = element.getAttributeValue(new QName(attribute));
+        if (v == null || v.isBlank() || v.length() > MAX_NAME_CHARS) {
+            throw malformed(header, "attribute " + attribute + " must name a " + what);
+        }
+        return v;
+    }
+
+    static SecurityRefusal malformed(QName header, String problem) {
+        return new SecurityRefusal(RefusalReason.MALFORMED, "mac:" + header.getLocalPart() + ": " + problem);
+    }
+}
