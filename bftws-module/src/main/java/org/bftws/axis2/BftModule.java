@@ -22,8 +22,12 @@ import org.apache.neethi.Policy;
  */
 public final class BftModule implements Module {
     private static final Logger LOG = LoggerFactory.getLogger(BftModule.class);
-    /** Largest request a replica takes (its bytes are kept until the request is ordered and executed). */
-    static final int REQUEST_LIMIT = 16 << 20;
+    /**
+     * Largest request a replica takes: exactly what the PBFT wire format carries as one request's payload, since a
+     * replica that missed a request gets these bytes relayed by its peers, and a larger one could never reach it
+     * (it would stay behind, its peers resending the request for ever).
+     */
+    static final int REQUEST_LIMIT = org.bftws.wire.WireLimits.DEFAULT_MAX_PAYLOAD_BYTES;
 
     static boolean isReplicaOfBftGroup(ReplicasConfig replicas, String party) {
         return party != null && replicas.groupOfNode(party).map(g -> !g.wsrmOnly()).orElse(false);

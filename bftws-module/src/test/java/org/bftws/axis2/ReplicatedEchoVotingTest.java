@@ -30,7 +30,7 @@ class ReplicatedEchoVotingTest {
     @TempDir
     Path dir;
 
-    private static List<String> items(OMElement echoResponse) {
+    static List<String> items(OMElement echoResponse) {
         List<String> out = new ArrayList<>();
         for (Iterator<OMElement> it = echoResponse.getChildElements(); it.hasNext(); ) {
             out.add(it.next().getText());

@@ -33,6 +33,7 @@ import org.bftws.axis2.RmCounters;
 import org.bftws.rm.Backoff;
 import org.bftws.rm.OutboundSequence;
 import org.bftws.security.SignedEnvelope;
+import org.bftws.wire.WireLimits;
 
 /**
  * The client's transport sender (paper 3.3.1.2): serialises the (already signed) envelope once, POSTs it to every
@@ -135,6 +136,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             throw new AxisFault("bftws: MulticastSender selected for a message without a resolved target");
         }
         Transmission.Message message = serialise(mc);
+        refuseOversized(target, message);
         ReplyCollector collector;
         try {
             collector = collectors.apply(target, mc);
@@ -173,6 +175,26 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         }
         handOver(mc, reply);
         return InvocationResponse.CONTINUE;
+    }
+
+    /**
+     * A replica refuses a request larger than one PBFT request carries (a replica that missed it could never get it
+     * from its peers): say so here, at once, rather than after every replica's refusal. Its message number is taken
+     * and will never reach the replicas, which deliver a sequence in order: the sequence is closed, so that the
+     * next call opens a new one instead of waiting behind the hole.
+     */
+    private static void refuseOversized(Target target, Transmission.Message message) throws AxisFault {
+        int limit = WireLimits.DEFAULT_MAX_PAYLOAD_BYTES;
+        if (target.group() == null || target.group().wsrmOnly() || message.body().length <= limit) {
+            return;
+        }
+        String closed = "";
+        if (message.sequence() != null) {
+            message.sequence().terminate();
+            closed = "; its sequence " + message.sequence().id() + " is closed, the next call opens a new one";
+        }
+        throw new AxisFault("bftws: the request to " + target.address() + " has " + message.body().length
+                + " bytes; the replicas take at most " + limit + " (the most one PBFT request carries)" + closed);
     }
 
     private void abandonLater(List<Transmission> transmissions) {

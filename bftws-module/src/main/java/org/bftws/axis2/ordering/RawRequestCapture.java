@@ -4,7 +4,11 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
+import javax.xml.namespace.QName;
+
 import org.apache.axiom.om.OMElement;
+import org.apache.axiom.soap.SOAP11Constants;
+import org.apache.axiom.soap.SOAP12Constants;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.builder.Builder;
 import org.apache.axis2.builder.SOAPBuilder;
@@ -57,7 +61,12 @@ public final class RawRequestCapture implements Builder {
             throw AxisFault.makeFault(e);
         }
         if (bytes.length > limit) {
-            throw new AxisFault("bftws: request larger than " + limit + " bytes refused");
+            // the sender's fault, with a code: a fault without one is read by Axis2 clients as no fault at all
+            boolean soap12 = contentType != null && contentType.contains("application/soap+xml");
+            QName code = soap12 ? new QName(SOAP12Constants.SOAP_ENVELOPE_NAMESPACE_URI, "Sender", "soapenv")
+                    : new QName(SOAP11Constants.SOAP_ENVELOPE_NAMESPACE_URI, "Client", "soapenv");
+            throw new AxisFault("bftws: request larger than " + limit + " bytes refused (the most one PBFT request"
+                    + " carries)", code);
         }
         mc.setProperty(RAW_BYTES, bytes);
         return delegate.processDocument(new ByteArrayInputStream(bytes), contentType, mc);
