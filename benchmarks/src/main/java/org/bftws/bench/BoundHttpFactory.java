@@ -11,7 +11,10 @@ import org.apache.axis2.transport.http.server.HttpFactory;
 import org.apache.axis2.transport.http.server.IOProcessor;
 import org.apache.http.params.HttpParams;
 
-/** Axis2's HTTP server factory with the one change a replica needs: its listener binds a chosen address. */
+/**
+ * Axis2's HTTP server factory with the changes a replica needs: its listener binds a chosen address, and its workers
+ * serve the bftws status page (/bftws/status) next to the services.
+ */
 @SuppressWarnings("deprecation") // HttpParams: deprecated in HttpCore 4, but part of Axis2 1.8.2's factory API
 final class BoundHttpFactory extends HttpFactory {
 
@@ -20,7 +23,7 @@ final class BoundHttpFactory extends HttpFactory {
 
     /** @param bindAddress the address to listen on; the wildcard address listens on every interface */
     BoundHttpFactory(ConfigurationContext context, InetAddress bindAddress, int port) throws AxisFault {
-        super(context, port);
+        super(context, port, new org.bftws.axis2.monitoring.StatusWorkerFactory());
         this.bindAddress = bindAddress;
     }
 

@@ -44,7 +44,9 @@ public final class BftModule implements Module {
                 // where a failure would only be logged and the node would run on without ordering anything.
                 BftReplica.checkStartable(settings.replicas(), party);
             }
+            LoggingCheck.warnOnceWithoutProvider();
             BftwsNode node = new BftwsNode(configContext, settings);
+            node.monitor(party, SecurityRuntime.of(configContext).refusals());
             configContext.setProperty(BftwsNode.PROPERTY, node);
             if (replica) {
                 // Replicas order client requests under the digest of their exact bytes, and exchange PBFT messages

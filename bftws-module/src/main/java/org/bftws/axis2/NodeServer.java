@@ -30,7 +30,9 @@ public final class NodeServer implements AutoCloseable {
         ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 repository.toString(), axis2Xml.toString());
         int p = port == 0 ? freePort() : port;
-        SimpleHTTPServer server = new SimpleHTTPServer(ctx, p);
+        // Axis2's server with the module's status page (/bftws/status) next to the services.
+        SimpleHTTPServer server = new SimpleHTTPServer(new org.apache.axis2.transport.http.server.HttpFactory(ctx, p,
+                new org.bftws.axis2.monitoring.StatusWorkerFactory()));
         server.start();
         return new NodeServer(ctx, server, p);
     }

@@ -3,12 +3,12 @@ package org.bftws.security;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Counts and logs refused messages per reason, so an operator sees attacks and misconfigurations. */
 public final class RefusalCounter {
-    private static final Log LOG = LogFactory.getLog(RefusalCounter.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RefusalCounter.class);
     private final Map<RefusalReason, AtomicLong> counts = new EnumMap<>(RefusalReason.class);
 
     public RefusalCounter() {

@@ -6,8 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.ProtocolConfig;
 import org.bftws.core.Checkpoint;
@@ -35,7 +35,7 @@ import org.bftws.core.ViewChange;
  * Thread-safe.
  */
 public final class SignatureCache implements SignatureSource {
-    private static final Log LOG = LogFactory.getLog(SignatureCache.class);
+    private static final Logger LOG = LoggerFactory.getLogger(SignatureCache.class);
 
     private final int capacity;
     private final LinkedHashMap<Message, byte[]> entries;

@@ -62,6 +62,7 @@ public final class BftReplica {
     private final GroupConfig group;
     private final NodeDirectory directory;
     private final int self;
+    private final Membership membership;
     private final BundleCodec codec;
     private final ProofVerifier verifier;
     private final SignatureCache signatures;
@@ -79,7 +80,7 @@ public final class BftReplica {
         this.group = group;
         this.directory = NodeDirectory.of(group);
         this.self = directory.id(name).orElseThrow();
-        Membership membership = CoreOptions.membership(group, directory);
+        this.membership = CoreOptions.membership(group, directory);
         this.codec = new BundleCodec(WireLimits.forGroup(group));
         this.signatures = SignatureCache.forGroup(group);
         SecurityConfig security = group.security();
@@ -250,6 +251,21 @@ public final class BftReplica {
 
     public int id() {
         return self;
+    }
+
+    /** This node's name in replicas.xml. */
+    public String name() {
+        return directory.name(self);
+    }
+
+    /** What this node does in its group (orders, executes, both). */
+    public org.bftws.config.NodeRole role() {
+        return group.node(name()).role();
+    }
+
+    /** The name of view {@code view}'s primary (an agreement node; views rotate over them). */
+    public String primaryOf(int view) {
+        return directory.name(membership.primary(view));
     }
 
     public String service() {

@@ -62,6 +62,8 @@ public final class TotalOrderManager {
     /** Owned by the ticker thread (read under the lock by it only). */
     private TickClock clock;
     private volatile int view;
+    /** The core's last executed sequence number as of its last outputs (like {@link #view}), for lock-free reads. */
+    private volatile long lastExecuted;
 
     TotalOrderManager(Node core, String name, ReplicaChannel channels, TotalOrderInvoker invoker, ReplyRouter replies,
                       Runnable onStable, Journal journal) {
@@ -259,6 +261,7 @@ public final class TotalOrderManager {
         trace.observe(outputs);
         transferTrace.observe(outputs);
         view = core.view();
+        lastExecuted = core.lastExecuted();
         if (core.stableCheckpoint() != lastStable) {
             lastStable = core.stableCheckpoint();
             onStable.run();
@@ -306,8 +309,12 @@ public final class TotalOrderManager {
         return measurements;
     }
 
-    public synchronized long lastExecuted() {
-        return core.lastExecuted();
+    /**
+     * The core's last executed sequence number, as of its last outputs (recorded by {@link #route}), read without
+     * the core's lock: monitoring (JMX, the status page) asks for it at any time.
+     */
+    public long lastExecuted() {
+        return lastExecuted;
     }
 
     /**

@@ -1,0 +1,77 @@
+package org.bftws.axis2.monitoring;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.RmCounters;
+import org.bftws.security.RefusalCounter;
+import org.bftws.security.RefusalReason;
+
+/** {@link NodeMXBean} read live from a node's RM layer and security runtime. */
+public final class NodeMonitor implements NodeMXBean {
+
+    private final String party;
+    private final BftwsNode node;
+    private final RefusalCounter refusals;
+
+    public NodeMonitor(String party, BftwsNode node, RefusalCounter refusals) {
+        this.party = party == null ? "" : party;
+        this.node = node;
+        this.refusals = refusals;
+    }
+
+    @Override
+    public String getParty() {
+        return party;
+    }
+
+    @Override
+    public int getPendingRequests() {
+        return node.destination().pending().size();
+    }
+
+    @Override
+    public int getHeldExchanges() {
+        return node.destination().heldExchanges();
+    }
+
+    @Override
+    public long getDeliveredRequests() {
+        return node.destination().deliveredCount();
+    }
+
+    @Override
+    public Map<String, Long> getRmCounters() {
+        return rmCounters(node.counters());
+    }
+
+    @Override
+    public Map<String, Long> getSecurityRefusals() {
+        return securityRefusals(refusals);
+    }
+
+    static Map<String, Long> rmCounters(RmCounters c) {
+        Map<String, Long> m = new TreeMap<>();
+        m.put("sequences created", c.sequencesCreated.get());
+        m.put("control sequences created", c.controlSequencesCreated.get());
+        m.put("sequences terminated", c.sequencesTerminated.get());
+        m.put("messages accepted", c.accepted.get());
+        m.put("messages refused", c.refused.get());
+        m.put("refused: not the sequence's owner", c.notSequenceOwner.get());
+        m.put("duplicates answered from the reply cache", c.duplicatesAnsweredFromCache.get());
+        m.put("duplicates joined to their pending request", c.duplicatesJoinedPending.get());
+        m.put("hold timeouts", c.holdTimeouts.get());
+        m.put("held exchanges let go", c.heldExchangesLetGo.get());
+        m.put("retransmissions sent as a client", c.retransmissions.get());
+        return m;
+    }
+
+    static Map<String, Long> securityRefusals(RefusalCounter refusals) {
+        Map<String, Long> m = new TreeMap<>();
+        for (RefusalReason r : RefusalReason.values()) {
+            m.put(r.name(), refusals.count(r));
+        }
+        return m;
+    }
+}
