@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.bftws.server.Arguments;
 
 /**
  * {@code ./bftws bench [--quick] [options]}: the echo benchmark suite (paper section 4.1) on this machine's

@@ -8,6 +8,8 @@ import java.util.Locale;
 
 import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.Arguments;
+import org.bftws.server.UsageException;
 
 /**
  * {@code ./bftws bench} options. The full suite is the paper's grid (section 4.1): request sizes 1 to 1,000

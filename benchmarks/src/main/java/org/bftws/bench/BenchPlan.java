@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.UsageException;
 
 /**
  * What a suite run measures, in order: setups (each started once) and the points of each, and BFT-SMaRt's

@@ -9,6 +9,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.Arguments;
 
 /**
  * {@code ./bftws measure checkpoint|transfer|viewchange|failover|all}: the recovery figures of the BFT-WS paper

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.Arguments;
+import org.bftws.server.UsageException;
 
 /**
  * {@code ./bftws measure} options.

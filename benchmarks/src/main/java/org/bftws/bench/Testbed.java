@@ -17,11 +17,12 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.Arguments;
 
 /**
  * {@code ./bftws testbed [options]}: a whole replicated echo deployment on this machine. Writes a run directory
  * (home/testbed/RUN: replicas.xml with free loopback ports, one Axis2 repository and log per node), makes the
- * testbed's keys if absent, starts one {@link ReplicaMain} JVM per node, waits until each prints {@code ready},
+ * testbed's keys if absent, starts one {@link EchoReplica} JVM per node, waits until each prints {@code ready},
  * runs the {@link EchoClient} in this JVM, prints figures and each process's CPU per 1,000 requests, stops the
  * replicas (also on Ctrl-C, from a shutdown hook; only the processes it started, by their handles) and ends with
  * {@code echo: N ok, F failed, mean X ms, p99 Y ms, T req/s}. Exit status 0 only when every request succeeded.

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import org.bftws.config.Configuration;
 import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.Arguments;
+import org.bftws.server.UsageException;
 
 /**
  * {@code ./bftws testbed} options (ARCHITECTURE.md, "Command line").

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import org.bftws.config.SecurityProfile;
 import org.junit.jupiter.api.Test;
+import org.bftws.server.UsageException;
 
 /** {@code ./bftws measure}: what its command line means, and how it reads the replicas' timings. */
 class MeasureOptionsTest {

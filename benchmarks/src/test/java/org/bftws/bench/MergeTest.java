@@ -7,6 +7,7 @@ import java.util.List;
 import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
 import org.junit.jupiter.api.Test;
+import org.bftws.server.UsageException;
 
 class MergeTest {
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
 import org.junit.jupiter.api.Test;
+import org.bftws.server.UsageException;
 
 /** {@code ./bftws testbed} options: the documented defaults, and a clear refusal for what cannot run. */
 class TestbedOptionsTest {

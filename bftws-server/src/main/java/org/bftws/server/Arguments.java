@@ -1,15 +1,15 @@
-package org.bftws.bench;
+package org.bftws.server;
 
 import java.nio.file.Path;
 import java.util.Locale;
 
 /** Reads {@code --name value} command lines one option at a time, with errors that name the option. */
-final class Arguments {
+public final class Arguments {
 
     private final String[] args;
     private int next;
 
-    Arguments(String[] args) {
+    public Arguments(String[] args) {
         this.args = args.clone();
     }
 
@@ -17,7 +17,7 @@ final class Arguments {
      * The options of sub-command {@code command} parsed from {@code args}, or null after {@code --help} (the usage
      * is printed). A bad command line prints what is wrong and the usage, and exits with status 2.
      */
-    static <T> T parseOrExit(String command, String[] args, String usage,
+    public static <T> T parseOrExit(String command, String[] args, String usage,
                              java.util.function.Function<String[], T> parse) {
         if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
             System.out.println(usage);
@@ -33,22 +33,22 @@ final class Arguments {
         }
     }
 
-    boolean hasNext() {
+    public boolean hasNext() {
         return next < args.length;
     }
 
     /** The next argument, not consumed. */
-    String peek() {
+    public String peek() {
         return args[next];
     }
 
     /** The next argument, a word that is not an option (a sub-command's subject). */
-    String word() {
+    public String word() {
         return args[next++];
     }
 
     /** The next option name; a word that is not an option is refused. */
-    String option() {
+    public String option() {
         String a = args[next++];
         if (!a.startsWith("-")) {
             throw new UsageException("unexpected argument '" + a + "'");
@@ -57,18 +57,18 @@ final class Arguments {
     }
 
     /** The value after {@code option}. */
-    String value(String option) {
+    public String value(String option) {
         if (next >= args.length || args[next].startsWith("--")) {
             throw new UsageException(option + " needs a value");
         }
         return args[next++];
     }
 
-    Path path(String option) {
+    public Path path(String option) {
         return Path.of(value(option));
     }
 
-    int integer(String option, int min, int max) {
+    public int integer(String option, int min, int max) {
         String v = value(option);
         int n;
         try {
@@ -83,7 +83,7 @@ final class Arguments {
     }
 
     /** One of {@code choices} (case-insensitive), returned as written in {@code choices}. */
-    String choice(String option, String... choices) {
+    public String choice(String option, String... choices) {
         String v = value(option);
         for (String c : choices) {
             if (c.equalsIgnoreCase(v)) {
@@ -95,7 +95,7 @@ final class Arguments {
     }
 
     /** The state directory of this checkout (the launcher passes -Dbftws.home=ROOT/.bftws), else ./.bftws. */
-    static Path home() {
+    public static Path home() {
         String home = System.getProperty("bftws.home");
         return Path.of(home == null || home.isBlank() ? ".bftws" : home);
     }

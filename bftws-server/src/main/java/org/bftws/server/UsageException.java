@@ -1,10 +1,10 @@
-package org.bftws.bench;
+package org.bftws.server;
 
 /** A command line the command cannot run: the message says what is wrong; the command prints it with its usage. */
-final class UsageException extends IllegalArgumentException {
+public final class UsageException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    UsageException(String message) {
+    public UsageException(String message) {
         super(message);
     }
 }

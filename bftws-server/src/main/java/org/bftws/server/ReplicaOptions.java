@@ -1,4 +1,4 @@
-package org.bftws.bench;
+package org.bftws.server;
 
 import java.nio.file.Path;
 
@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * @param name        or the node with this name (also execution nodes of Configuration III)
  * @param conf        the deployment's replicas.xml
  * @param group       the service whose group the node belongs to; needed only when replicas.xml has several groups
- * @param services    a directory of .aar service archives to deploy instead of the echo sample
+ * @param services    a directory of .aar service archives to deploy (null: the launcher's sample service)
  * @param runDir      where the node's Axis2 repository is written
  * @param ignoreStdin keep running when standard input ends (a detached replica); else end of input stops it
  */
