@@ -34,21 +34,13 @@ public final class ReplicaMain {
         launch(args, null);
     }
 
-    /** Runs the command line {@code args} with {@code sample} (or null) and exits with its status. */
+    /** Runs the command line {@code args} ({@link ReplicaCommand}) with {@code sample} (or null) and exits. */
     public static void launch(String[] args, SampleService sample) {
-        ReplicaOptions options = Arguments.parseOrExit("replica", args, ReplicaOptions.USAGE, ReplicaOptions::parse);
-        if (options == null) {
-            return;
-        }
-        System.exit(run(options, sample, System.out, System.err));
+        Cli.exit(new ReplicaCommand(sample), args);
     }
 
     /** Runs the node until it is told to stop; returns the exit code. */
     static int run(ReplicaOptions options, SampleService sample, PrintStream out, PrintStream err) {
-        if (options.services() == null && sample == null) {
-            err.println("replica: say which service archives to deploy with --services DIR");
-            return 2;
-        }
         ReplicaNode target;
         try {
             target = ReplicaNode.select(options);
@@ -66,7 +58,7 @@ public final class ReplicaMain {
         // How the bftws module (NodeSettings, SecurityRuntime) learns the deployment and who this node is.
         System.setProperty("bftws.replicasConfig", target.configFile().toAbsolutePath().toString());
         System.setProperty("bftws.party", name);
-        Path runDir = options.runDir() != null ? options.runDir() : Arguments.home().resolve("replica").resolve(name);
+        Path runDir = options.runDir() != null ? options.runDir() : Cli.home().resolve("replica").resolve(name);
         ReplicaServer server;
         try {
             Path repository = options.services() != null

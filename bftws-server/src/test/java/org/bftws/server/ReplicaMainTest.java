@@ -15,6 +15,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import picocli.CommandLine.ParameterException;
+
 /** {@code replica}: which node it runs, and the errors that stop it before it starts. */
 class ReplicaMainTest {
 
@@ -69,10 +71,22 @@ class ReplicaMainTest {
 
     @Test
     void theCommandLineMustNameExactlyOneNode() {
-        UsageException e = assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--conf",
-                "x.xml"}));
-        assertTrue(e.getMessage().contains("--id I or --name NAME"), e.getMessage());
-        assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--id", "0", "--name", "a"}));
-        assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--id", "zero"}));
+        ParameterException e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--conf", "x.xml",
+                "--services", "."));
+        assertTrue(e.getMessage().contains("--id I") && e.getMessage().contains("--name NAME"), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "0", "--name", "a",
+                "--services", "."));
+        assertTrue(e.getMessage().contains("mutually exclusive"), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "zero", "--services", "."));
+        assertTrue(e.getMessage().contains("--id") && e.getMessage().contains("zero"), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "-1", "--services", "."));
+        assertEquals("--id must be between 0 and 10000, not -1", e.getMessage());
+    }
+
+    @Test
+    void theProductsReplicaDeploysTheArchivesItIsGivenAndHasNoDefaultService() {
+        assertEquals(dir, ReplicaOptions.parse("--id", "0", "--services", dir.toString()).services());
+        ParameterException e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "0"));
+        assertEquals("say which service archives to deploy with --services DIR", e.getMessage());
     }
 }
