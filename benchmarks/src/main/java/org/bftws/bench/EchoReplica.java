@@ -15,7 +15,7 @@ import org.bftws.server.SampleService;
  */
 public final class EchoReplica implements SampleService {
 
-    private EchoReplica() {
+    EchoReplica() {
     }
 
     public static void main(String[] args) {

@@ -7,7 +7,6 @@ import java.util.List;
 import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
 import org.junit.jupiter.api.Test;
-import org.bftws.server.UsageException;
 
 class MergeTest {
 
@@ -44,7 +43,7 @@ class MergeTest {
 
     @Test
     void onlyRefusesASetupThePlanDoesNotHave() {
-        UsageException e = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> BenchPlan.of(BenchOptions.parse(new String[] {"--only", "c4-mac", "--home", "/x/.bftws"})));
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("c4-mac"), e.getMessage());
     }
