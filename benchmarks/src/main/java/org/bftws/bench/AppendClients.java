@@ -26,6 +26,7 @@ import org.bftws.axis2.BftwsNode;
 import org.bftws.axis2.client.ReplyVoting;
 import org.bftws.axis2.client.RmSource;
 import org.bftws.samples.echo.EchoService;
+import org.bftws.server.NodeRepository;
 
 /**
  * Client threads that call the echo sample's order-dependent {@code append} on a replicated group without pause,

@@ -9,8 +9,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.bftws.server.Cli;
 
 /**
  * {@code ./bftws bench [--quick] [options]}: the echo benchmark suite (paper section 4.1) on this machine's
@@ -22,20 +21,11 @@ import java.util.logging.Logger;
  */
 public final class BenchMain {
 
-    /** Axis2 logs every deployment step at INFO through java.util.logging; the console shows warnings only. */
-    private static final Logger AXIS2_LOG = Logger.getLogger("org.apache.axis2");
-
     private BenchMain() {
     }
 
     public static void main(String[] args) {
-        BenchOptions options = Arguments.parseOrExit("bench", args, BenchOptions.USAGE, BenchOptions::parse);
-        if (options == null) {
-            return;
-        }
-        AXIS2_LOG.setLevel(Level.WARNING);
-        System.setProperty("java.awt.headless", "true"); // plots are drawn off-screen, with or without a display
-        System.exit(run(options, System.out));
+        Cli.exit(new BenchCommand(), args);
     }
 
     static int run(BenchOptions options, PrintStream out) {

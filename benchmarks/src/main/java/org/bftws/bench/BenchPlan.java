@@ -73,7 +73,7 @@ record BenchPlan(List<Stage> stages, Optional<PeerRuns> peer) {
         if (!options.only().isEmpty()) {
             for (String id : options.only()) {
                 if (!id.equals(PeerResult.ID) && stages.stream().noneMatch(s -> s.setup().id().equals(id))) {
-                    throw new UsageException("--only: no setup '" + id + "' in the plan; the plan's setups are "
+                    throw new IllegalArgumentException("--only: no setup '" + id + "' in the plan; the plan's setups are "
                             + String.join(", ", stages.stream().map(s -> s.setup().id()).toList()) + " and "
                             + PeerResult.ID + " (BFT-SMaRt)");
                 }

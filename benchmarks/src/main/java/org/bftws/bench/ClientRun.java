@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
+import org.bftws.server.NodeRepository;
 
 /**
  * The testbed's echo client in this JVM: an Axis2 client node (its own repository, conf/axis2.xml, the bftws

@@ -18,7 +18,7 @@ import org.bftws.samples.echo.EchoService;
 
 /**
  * Reads the echo sample's state inside a replica JVM, from the service instance the replica executes requests on
- * (application scope: one per node), for the {@code state} and {@code entries} commands of {@link ReplicaMain}: the
+ * (application scope: one per node), for the {@code state} and {@code entries} commands of {@link EchoReplica}: the
  * fault tests compare what every replica executed. Calls the instance's own {@code get_state}, which is synchronised
  * with its operations, so a reading is always a state between two executions.
  */

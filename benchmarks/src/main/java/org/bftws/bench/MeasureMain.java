@@ -5,10 +5,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.Cli;
 
 /**
  * {@code ./bftws measure checkpoint|transfer|viewchange|failover|all}: the recovery figures of the BFT-WS paper
@@ -17,18 +16,11 @@ import org.bftws.config.SecurityProfile;
  */
 public final class MeasureMain {
 
-    private static final Logger AXIS2_LOG = Logger.getLogger("org.apache.axis2");
-
     private MeasureMain() {
     }
 
     public static void main(String[] args) {
-        MeasureOptions options = Arguments.parseOrExit("measure", args, MeasureOptions.USAGE, MeasureOptions::parse);
-        if (options == null) {
-            return;
-        }
-        AXIS2_LOG.setLevel(Level.WARNING);
-        System.exit(run(options, System.out));
+        Cli.exit(new MeasureCommand(), args);
     }
 
     static int run(MeasureOptions options, PrintStream out) {

@@ -22,14 +22,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One replica JVM the testbed started ({@link ReplicaMain}): its output goes line by line to its log file while
+ * One replica JVM the testbed started ({@link EchoReplica}): its output goes line by line to its log file while
  * this watches for {@code ready NAME PORT} and the answers to its standard-input commands. Its standard input stays open: closing it
  * (or this JVM dying) stops the replica, so no replica outlives the testbed. Only this process is ever signalled.
  */
 final class ReplicaProcess {
 
     private static final int TAIL_LINES = 30;
-    /** The commands of {@link ReplicaMain}'s standard input that answer with one line. */
+    /** The commands of {@link EchoReplica}'s standard input that answer with one line. */
     private static final List<String> ANSWERS = List.of("stats", "state", "entries", "measurements");
     /** Answers too long or too frequent for the log (a fault test reads every replica's state many times). */
     private static final List<String> QUIET_ANSWERS = List.of("state", "entries");
@@ -83,7 +83,7 @@ final class ReplicaProcess {
                 command.add(option.replace("{name}", name));
             }
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), EchoReplica.class.getName()));
         command.addAll(replicaArgs);
         return command;
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
+import org.bftws.server.NodeRepository;
 
 /**
  * One setup of the suite while it runs: its node JVMs (started as the testbed starts them: the run's replicas.xml

@@ -12,16 +12,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.Cli;
 
 /**
  * {@code ./bftws testbed [options]}: a whole replicated echo deployment on this machine. Writes a run directory
  * (home/testbed/RUN: replicas.xml with free loopback ports, one Axis2 repository and log per node), makes the
- * testbed's keys if absent, starts one {@link ReplicaMain} JVM per node, waits until each prints {@code ready},
+ * testbed's keys if absent, starts one {@link EchoReplica} JVM per node, waits until each prints {@code ready},
  * runs the {@link EchoClient} in this JVM, prints figures and each process's CPU per 1,000 requests, stops the
  * replicas (also on Ctrl-C, from a shutdown hook; only the processes it started, by their handles) and ends with
  * {@code echo: N ok, F failed, mean X ms, p99 Y ms, T req/s}. Exit status 0 only when every request succeeded.
@@ -31,8 +30,6 @@ public final class Testbed {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
     private static final String REPLICA_HEAP = "256m";
-    /** Axis2 logs every deployment step at INFO through java.util.logging; the console shows warnings only. */
-    private static final Logger AXIS2_LOG = Logger.getLogger("org.apache.axis2");
 
     private final TestbedOptions options;
     private final PrintStream out;
@@ -45,12 +42,7 @@ public final class Testbed {
     }
 
     public static void main(String[] args) {
-        TestbedOptions options = Arguments.parseOrExit("testbed", args, TestbedOptions.USAGE, TestbedOptions::parse);
-        if (options == null) {
-            return;
-        }
-        AXIS2_LOG.setLevel(Level.WARNING);
-        System.exit(new Testbed(options, System.out).run());
+        Cli.exit(new TestbedCommand(), args);
     }
 
     /** Runs the testbed; returns the exit status. */

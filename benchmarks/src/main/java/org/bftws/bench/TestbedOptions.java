@@ -5,9 +5,10 @@ import java.nio.file.Path;
 import org.bftws.config.Configuration;
 import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.SecurityProfile;
+import org.bftws.server.Cli;
 
 /**
- * {@code ./bftws testbed} options (ARCHITECTURE.md, "Command line").
+ * {@code ./bftws testbed} options, as {@link TestbedCommand} reads them.
  *
  * @param configuration I, II or III (paper 3.3); II and III lay out their nodes but order only once BFT ordering
  *                      runs end to end
@@ -45,74 +46,9 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, null);
     }
 
-    static final String USAGE = """
-            usage: ./bftws testbed [--config I|II|III] [--clients C] [--requests N] [--warmup W] [--size K]
-                                   [--security mac|wssec|none] [--unreplicated] [--crash primary|backup] [--keep]
-                                   [--protocol name=value,..] [--channel binary|soap]
-              starts the replicas of a generated replicas.xml as JVMs on free loopback ports, runs the echo client
-              against them, prints figures, stops them; the last line is
-              'echo: N ok, F failed, mean X ms, p99 Y ms, T req/s' (exit status 1 when anything failed)
-              --config I|II|III     replication configuration (default I: 4 replicas, f=1)
-              --clients C           concurrent client threads, each its own WS-RM sequence (default 1)
-              --requests N          measured requests in total (default 1000)
-              --warmup W            unmeasured warm-up requests in total (default 500)
-              --size K              XML elements per echo request (default 10)
-              --security P          mac (default), wssec or none
-              --unreplicated        one node, WS-RM only: the baseline without replication
-              --crash primary|backup  kill that replica halfway through the measured requests
-              --tiers 2|3           2 (default): client -> 4 echo replicas; 3: client -> 4 echo relay replicas ->
-                                    4 echo replicas, the relay answering with the backend's reply (Configuration I)
-              --channel binary|soap how the replicas exchange PBFT messages: binary frames over TCP (default) or
-                                    SOAP over WS-RM to each replica's control service (the paper's design)
-              --keep                keep the run directory (logs, replicas.xml); kept anyway after a failure
-              --protocol N=V,..     attributes of the group's <protocol> element in replicas.xml, e.g.
-                                    batchMaxDelay=20ms,maxBatchesInFlight=2 (docs/configuration.md)""";
-
-    static TestbedOptions parse(String[] argv) {
-        Arguments args = new Arguments(argv);
-        Configuration configuration = Configuration.I;
-        int clients = 1;
-        int requests = 1000;
-        int warmup = 500;
-        SecurityProfile security = SecurityProfile.MAC;
-        int size = 10;
-        boolean unreplicated = false;
-        boolean keep = false;
-        String crash = null;
-        Path home = Arguments.home();
-        String protocol = null;
-        int tiers = 2;
-        ReplicaChannelKind channel = ReplicaChannelKind.BINARY;
-        while (args.hasNext()) {
-            String option = args.option();
-            switch (option) {
-                case "--config" -> configuration = Configuration.valueOf(args.choice(option, "I", "II", "III"));
-                case "--tiers" -> tiers = Integer.parseInt(args.choice(option, "2", "3"));
-                case "--clients" -> clients = args.integer(option, 1, 256);
-                case "--requests" -> requests = args.integer(option, 1, 10_000_000);
-                case "--warmup" -> warmup = args.integer(option, 0, 10_000_000);
-                case "--size" -> size = args.integer(option, 0, 100_000);
-                case "--security" -> security = SecurityProfile.valueOf(
-                        args.choice(option, "mac", "wssec", "none").toUpperCase(java.util.Locale.ROOT));
-                case "--unreplicated" -> unreplicated = true;
-                case "--keep" -> keep = true;
-                case "--crash" -> crash = args.choice(option, "primary", "backup");
-                case "--home" -> home = args.path(option);
-                case "--protocol" -> protocol = protocolElement(args.value(option));
-                case "--channel" -> channel = ReplicaChannelKind.valueOf(
-                        args.choice(option, "binary", "soap").toUpperCase(java.util.Locale.ROOT));
-                default -> throw new UsageException("unknown option " + option);
-            }
-        }
-        if (unreplicated && (configuration != Configuration.I || crash != null)) {
-            throw new UsageException("--unreplicated runs one node: it takes neither --config II/III nor --crash");
-        }
-        if (tiers == 3 && (unreplicated || configuration != Configuration.I || security == SecurityProfile.NONE)) {
-            throw new UsageException("--tiers 3 runs two Configuration I groups whose nested requests are told apart by"
-                    + " their signatures: it takes neither --unreplicated, --config II/III nor --security none");
-        }
-        return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), security, size,
-                unreplicated, keep, crash, home, protocol, tiers, channel);
+    /** The options of command line {@code args}; a bad one throws picocli's ParameterException. */
+    static TestbedOptions parse(String... args) {
+        return Cli.parse(new TestbedCommand(), args).options();
     }
 
     /** {@code name=value,..} as a {@code <protocol>} element; replicas.xml's reader checks names and values. */
@@ -121,7 +57,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         for (String pair : attributes.split(",")) {
             String[] nv = pair.trim().split("=", 2);
             if (nv.length != 2 || !nv[0].matches("[A-Za-z]+") || nv[1].isBlank() || nv[1].matches(".*[<>&\"'].*")) {
-                throw new UsageException("--protocol takes name=value pairs separated by commas, e.g. "
+                throw new IllegalArgumentException("--protocol takes name=value pairs separated by commas, e.g. "
                         + "batchMaxDelay=20ms; not '" + pair + "'");
             }
             x.append(' ').append(nv[0]).append("=\"").append(nv[1].trim()).append('"');

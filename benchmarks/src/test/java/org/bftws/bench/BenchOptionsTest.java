@@ -12,6 +12,8 @@ import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
 import org.junit.jupiter.api.Test;
 
+import picocli.CommandLine.ParameterException;
+
 class BenchOptionsTest {
 
     private static final Path HOME = Path.of("/checkout/.bftws");
@@ -69,21 +71,21 @@ class BenchOptionsTest {
         assertEquals(Path.of("/opt/run.py"), quick.peer());
         assertTrue(quick.peerOps() < 1000 && quick.peerWarmOps() < 1000, "quick runs the peer briefly");
         assertEquals(null, BenchOptions.parse(new String[] {"--no-peer", "--home", HOME.toString()}).peer());
-        UsageException e = assertThrows(UsageException.class,
+        ParameterException e = assertThrows(ParameterException.class,
                 () -> BenchOptions.parse(new String[] {"--no-peer", "--peer", "/opt/run.py"}));
         assertTrue(e.getMessage().contains("--no-peer"), e.getMessage());
     }
 
     @Test
     void badValuesAreRefusedWithTheOptionNamed() {
-        UsageException e = assertThrows(UsageException.class,
+        ParameterException e = assertThrows(ParameterException.class,
                 () -> BenchOptions.parse(new String[] {"--clients", "1,two"}));
         assertTrue(e.getMessage().contains("--clients"), e.getMessage());
-        e = assertThrows(UsageException.class, () -> BenchOptions.parse(new String[] {"--profiles", "rsa"}));
+        e = assertThrows(ParameterException.class, () -> BenchOptions.parse(new String[] {"--profiles", "rsa"}));
         assertTrue(e.getMessage().contains("--profiles") && e.getMessage().contains("rsa"), e.getMessage());
-        e = assertThrows(UsageException.class, () -> BenchOptions.parse(new String[] {"--clients", "0"}));
+        e = assertThrows(ParameterException.class, () -> BenchOptions.parse(new String[] {"--clients", "0"}));
         assertTrue(e.getMessage().contains("between 1 and 256"), e.getMessage());
-        e = assertThrows(UsageException.class, () -> BenchOptions.parse(new String[] {"--fast"}));
+        e = assertThrows(ParameterException.class, () -> BenchOptions.parse(new String[] {"--fast"}));
         assertTrue(e.getMessage().contains("--fast"), e.getMessage());
     }
 }

@@ -16,6 +16,7 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.bftws.server.NodeRepository;
 
 /**
  * With time caps, a stuck node does not hold the echo client for its request timeout: the node here is a real

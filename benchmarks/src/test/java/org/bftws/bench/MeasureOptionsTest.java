@@ -10,6 +10,8 @@ import java.util.Map;
 import org.bftws.config.SecurityProfile;
 import org.junit.jupiter.api.Test;
 
+import picocli.CommandLine.ParameterException;
+
 /** {@code ./bftws measure}: what its command line means, and how it reads the replicas' timings. */
 class MeasureOptionsTest {
 
@@ -23,12 +25,12 @@ class MeasureOptionsTest {
 
     @Test
     void anUnknownExperimentOrNoneAtAllIsRefusedNamingTheChoices() {
-        UsageException unknown = assertThrows(UsageException.class,
+        ParameterException unknown = assertThrows(ParameterException.class,
                 () -> MeasureOptions.parse(new String[] {"throughput"}));
         assertTrue(unknown.getMessage().contains("checkpoint, transfer, viewchange, failover or all"),
                 unknown.getMessage());
-        assertThrows(UsageException.class, () -> MeasureOptions.parse(new String[] {"--keep"}));
-        assertThrows(UsageException.class, () -> MeasureOptions.parse(new String[] {"checkpoint", "transfer"}));
+        assertThrows(ParameterException.class, () -> MeasureOptions.parse(new String[] {"--keep"}));
+        assertThrows(ParameterException.class, () -> MeasureOptions.parse(new String[] {"checkpoint", "transfer"}));
     }
 
     @Test
@@ -69,9 +71,9 @@ class MeasureOptionsTest {
         assertEquals(List.of(0, 100_000), o.sizes(List.of(1), List.of(2)));
         assertEquals(List.of(2), MeasureOptions.parse(new String[] {"transfer", "--quick"}).sizes(List.of(1), List.of(2)));
         assertEquals(List.of(1), MeasureOptions.parse(new String[] {"transfer"}).sizes(List.of(1), List.of(2)));
-        UsageException bad = assertThrows(UsageException.class,
+        ParameterException bad = assertThrows(ParameterException.class,
                 () -> MeasureOptions.parse(new String[] {"transfer", "--elements", "10k"}));
         assertTrue(bad.getMessage().contains("--elements"), bad.getMessage());
-        assertThrows(UsageException.class, () -> MeasureOptions.parse(new String[] {"transfer", "--elements", "-1"}));
+        assertThrows(ParameterException.class, () -> MeasureOptions.parse(new String[] {"transfer", "--elements", "-1"}));
     }
 }

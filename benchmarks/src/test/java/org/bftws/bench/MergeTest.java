@@ -43,7 +43,7 @@ class MergeTest {
 
     @Test
     void onlyRefusesASetupThePlanDoesNotHave() {
-        UsageException e = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> BenchPlan.of(BenchOptions.parse(new String[] {"--only", "c4-mac", "--home", "/x/.bftws"})));
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("c4-mac"), e.getMessage());
     }

@@ -8,11 +8,13 @@ import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
 import org.junit.jupiter.api.Test;
 
+import picocli.CommandLine.ParameterException;
+
 /** {@code ./bftws testbed} options: the documented defaults, and a clear refusal for what cannot run. */
 class TestbedOptionsTest {
 
     private static String refusal(String... args) {
-        return assertThrows(UsageException.class, () -> TestbedOptions.parse(args)).getMessage();
+        return assertThrows(ParameterException.class, () -> TestbedOptions.parse(args)).getMessage();
     }
 
     @Test
@@ -40,8 +42,11 @@ class TestbedOptionsTest {
         assertTrue(refusal("--unreplicated", "--crash", "primary").contains("--unreplicated runs one node"));
         assertEquals("--clients must be between 1 and 256, not 0", refusal("--clients", "0"));
         assertEquals("--security must be one of mac, wssec, none, not 'rsa'", refusal("--security", "rsa"));
-        assertEquals("--requests needs a value", refusal("--requests"));
-        assertEquals("unknown option --replicas", refusal("--replicas", "7"));
+        assertEquals("--security must be one of mac, wssec, none, not 'rsa'", refusal("--security", "RSA"));
+        assertEquals("--crash must be one of primary, backup, not 'all'", refusal("--crash", "all"));
+        assertEquals(Configuration.II, TestbedOptions.parse("--config", "ii").configuration());
+        assertTrue(refusal("--requests").contains("'--requests'"), refusal("--requests"));
+        assertTrue(refusal("--replicas", "7").contains("'--replicas'"), refusal("--replicas", "7"));
     }
 
     @Test

@@ -15,18 +15,15 @@ import java.util.TreeMap;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 import org.bftws.config.ClientConfig;
-import org.bftws.config.ConfigException;
 import org.bftws.config.GroupConfig;
-import org.bftws.config.KeyFileCheck;
 import org.bftws.config.KeysConfig;
 import org.bftws.config.NodeConfig;
 import org.bftws.config.ReplicasConfig;
-import org.bftws.config.ReplicasConfigReader;
 
 /**
- * {@code ./bftws keygen [--conf conf/replicas.xml] [--force]}: writes the deployment's keys where replicas.xml
- * says (docs/configuration.md, "Keys"). A CA; for every node and client a PKCS#12 keystore with an RSA-2048 key and
- * a CA-issued certificate (CN = its name); for every node an Ed25519 proof key with its own CA-issued certificate
+ * Writes the deployment's keys where replicas.xml says (docs/configuration.md, "Keys"; its command line is
+ * {@code bftws-server keygen}, also {@code ./bftws keygen}). A CA; for every node and client a PKCS#12 keystore with
+ * an RSA-2048 key and a CA-issued certificate (CN = its name); for every node an Ed25519 proof key with its own CA-issued certificate
  * (the embedded signatures of PBFT messages, {@link ProofKeys}); pairwise HMAC-SHA256 keys between the nodes of each
  * group and between every client and every node (the {@code mac} profile's replies to clients), each party holding
  * only its own; a truststore with the CA, every party's certificate and every node's proof key certificate.
@@ -52,28 +49,6 @@ public final class KeyGenerator {
         this.keys = config.keys();
         this.password = keys.storePassword().toCharArray();
         this.force = force;
-    }
-
-    public static void main(String[] args) {
-        Path conf = Path.of("conf/replicas.xml");
-        boolean force = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--conf" -> conf = Path.of(args[++i]);
-                case "--force" -> force = true;
-                default -> {
-                    System.err.println("usage: keygen [--conf conf/replicas.xml] [--force]");
-                    System.exit(2);
-                }
-            }
-        }
-        try {
-            List<String> lines = new KeyGenerator(ReplicasConfigReader.read(conf, KeyFileCheck.none()), force).run();
-            lines.forEach(System.out::println);
-        } catch (ConfigException | IllegalArgumentException | IllegalStateException e) {
-            System.err.println("keygen: " + e.getMessage());
-            System.exit(1);
-        }
     }
 
     /** Writes the key files; returns one line per file saying what was done. */

@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,8 +20,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code ./bftws replica}: which node it runs, where it listens, how it stops, and its errors. */
-class ReplicaMainTest {
+/** {@code ./bftws replica} in its own JVM, as the testbed runs it: where it listens, how it stops, its start failures. */
+class EchoReplicaTest {
 
     @TempDir
     Path dir;
@@ -45,48 +42,11 @@ class ReplicaMainTest {
         return file;
     }
 
-    /** Runs ReplicaMain in this JVM for a command line that must fail before any node starts. */
-    private static String failure(String... args) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = ReplicaMain.run(ReplicaOptions.parse(args), new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(1, status);
-        return err.toString(StandardCharsets.UTF_8);
-    }
-
-    @Test
-    void anIdThatIsNotInTheGroupIsRefusedNamingTheNodesThereAre() throws Exception {
-        String err = failure("--id", "3", "--conf", replicasXml("none", 8080).toString());
-        assertTrue(err.contains("group EchoService has no agreement node with id 3 (ids 0..0); its nodes: solo"),
-                err);
-    }
-
-    @Test
-    void aMissingKeystoreIsRefusedWithTheAdviceToRunKeygen() throws Exception {
-        String err = failure("--name", "solo", "--conf", replicasXml("mac", 8080).toString());
-        assertTrue(err.contains("does not exist") && err.contains("keygen"), err);
-    }
-
-    @Test
-    void aMissingReplicasXmlIsRefusedNamingTheFile() {
-        String err = failure("--id", "0", "--conf", dir.resolve("nowhere.xml").toString());
-        assertTrue(err.contains("nowhere.xml does not exist"), err);
-    }
-
-    @Test
-    void theCommandLineMustNameExactlyOneNode() {
-        UsageException e = assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--conf",
-                "x.xml"}));
-        assertTrue(e.getMessage().contains("--id I or --name NAME"), e.getMessage());
-        assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--id", "0", "--name", "a"}));
-        assertThrows(UsageException.class, () -> ReplicaOptions.parse(new String[] {"--id", "zero"}));
-    }
-
     @Test
     void aLoopbackReplicaListensOnLoopbackOnlyAndStopsCleanlyAtTheEndOfItsInput() throws Exception {
         int port = TestbedDeployment.freeLoopbackPort();
         Path conf = replicasXml("none", port);
-        try (Jvm replica = Jvm.start(ReplicaMain.class, List.of("--id", "0", "--conf", conf.toString(),
+        try (Jvm replica = Jvm.start(EchoReplica.class, List.of("--id", "0", "--conf", conf.toString(),
                 "--run-dir", dir.resolve("run").toString()))) {
             replica.awaitLine(l -> l.equals("ready solo " + port), Duration.ofSeconds(90));
             try (Socket s = new Socket()) {
@@ -112,7 +72,7 @@ class ReplicaMainTest {
     void aPortAlreadyInUseIsAClearStartupFailure() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Path conf = replicasXml("none", taken.getLocalPort());
-            try (Jvm replica = Jvm.start(ReplicaMain.class, List.of("--id", "0", "--conf", conf.toString(),
+            try (Jvm replica = Jvm.start(EchoReplica.class, List.of("--id", "0", "--conf", conf.toString(),
                     "--run-dir", dir.resolve("run").toString()))) {
                 assertEquals(1, replica.awaitExit(Duration.ofSeconds(90)), replica.output());
                 assertTrue(replica.output().contains("replica: solo failed to start: cannot listen on 127.0.0.1:"
@@ -157,7 +117,7 @@ class ReplicaMainTest {
         try (var out = Files.newOutputStream(keystore)) {
             store.store(out, pw);
         }
-        try (Jvm replica = Jvm.start(ReplicaMain.class, List.of("--id", "0", "--conf", conf.toString(),
+        try (Jvm replica = Jvm.start(EchoReplica.class, List.of("--id", "0", "--conf", conf.toString(),
                 "--run-dir", dir.resolve("run").toString()))) {
             assertEquals(1, replica.awaitExit(Duration.ofSeconds(90)), replica.output());
             List<String> failures = replica.lines().stream().filter(l -> l.startsWith("replica: solo failed to start"))

@@ -1,4 +1,4 @@
-package org.bftws.bench;
+package org.bftws.server;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,45 +7,45 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
-import org.bftws.samples.echo.EchoServiceArchive;
-
 /**
  * The Axis2 repository of one node: {@code axis2.xml} (conf/axis2.xml, which engages addressing and bftws),
- * {@code modules/addressing.mar} and the service archives in {@code services/} (the echo sample unless a directory
- * of .aar files is given). A client's repository is the same without services.
+ * {@code modules/addressing.mar} and the service archives in {@code services/} (the .aar files of a directory, or
+ * a launcher's sample service). A client's repository is the same without services.
  *
  * <p>No {@code modules/bftws.mar}: the launcher's classpath already holds the bftws jar, and Axis2 1.8.2 deploys
  * every classpath entry with a META-INF/module.xml as a module too, under its file name. A second copy in modules/
  * became a second module ("bftws" next to "bftws-0.1.0-SNAPSHOT"), both initialised, each creating its own node
  * state and threads. A deployment whose classpath lacks the bftws jar puts bftws.mar in modules/ instead.
  */
-final class NodeRepository {
+public final class NodeRepository {
 
-    private static final String RESOURCES = "/org/bftws/bench/";
+    private static final String RESOURCES = "/org/bftws/server/";
 
     private NodeRepository() {
     }
 
-    /** Writes a node's repository into {@code dir}; {@code services} null deploys EchoService.aar. */
+    /** Writes a node's repository into {@code dir}, with the .aar archives of {@code services}. */
     static Path forNode(Path dir, Path services) throws IOException {
         writeCommon(dir);
-        Path target = Files.createDirectories(dir.resolve("services"));
-        if (services == null) {
-            EchoServiceArchive.writeTo(target);
-        } else {
-            copyArchives(services, target);
-        }
+        copyArchives(services, Files.createDirectories(dir.resolve("services")));
+        return dir;
+    }
+
+    /** Writes a node's repository into {@code dir}, with the archives {@code sample} writes. */
+    static Path forNode(Path dir, SampleService sample) throws IOException {
+        writeCommon(dir);
+        sample.writeArchives(Files.createDirectories(dir.resolve("services")));
         return dir;
     }
 
     /** Writes a client's repository (modules and axis2.xml, no services) into {@code dir}. */
-    static Path forClient(Path dir) throws IOException {
+    public static Path forClient(Path dir) throws IOException {
         writeCommon(dir);
         Files.createDirectories(dir.resolve("services"));
         return dir;
     }
 
-    static Path axis2Xml(Path repository) {
+    public static Path axis2Xml(Path repository) {
         return repository.resolve("axis2.xml");
     }
 
@@ -75,7 +75,7 @@ final class NodeRepository {
         try (InputStream in = NodeRepository.class.getResourceAsStream(RESOURCES + name)) {
             if (in == null) {
                 throw new IOException("resource " + RESOURCES + name + " is missing from the classpath;"
-                        + " rebuild the benchmarks module (mvn -B package)");
+                        + " rebuild bftws-server (mvn -B package)");
             }
             Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
         }

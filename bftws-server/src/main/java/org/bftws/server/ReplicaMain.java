@@ -1,4 +1,4 @@
-package org.bftws.bench;
+package org.bftws.server;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -6,6 +6,9 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import org.apache.axis2.AxisFault;
@@ -19,7 +22,8 @@ import org.bftws.security.SecurityRuntime;
  * The node gets its own Axis2 repository (axis2.xml, addressing.mar, bftws.mar, the service archives), the bftws
  * module reads replicas.xml and this node's name from {@code -Dbftws.replicasConfig} / {@code -Dbftws.party}, and
  * it listens on its endpoints' port. Prints {@code ready NAME PORT} once it serves. Exit codes: 0 stopped, 1 it
- * could not start (the message says why), 2 bad command line.
+ * could not start (the message says why), 2 bad command line. A launcher may bring a {@link SampleService}, deployed
+ * when {@code --services} is not given (the testbed's echo sample); the product's own main brings none.
  */
 public final class ReplicaMain {
 
@@ -27,15 +31,16 @@ public final class ReplicaMain {
     }
 
     public static void main(String[] args) {
-        ReplicaOptions options = Arguments.parseOrExit("replica", args, ReplicaOptions.USAGE, ReplicaOptions::parse);
-        if (options == null) {
-            return;
-        }
-        System.exit(run(options, System.out, System.err));
+        launch(args, null);
+    }
+
+    /** Runs the command line {@code args} ({@link ReplicaCommand}) with {@code sample} (or null) and exits. */
+    public static void launch(String[] args, SampleService sample) {
+        Cli.exit(new ReplicaCommand(sample), args);
     }
 
     /** Runs the node until it is told to stop; returns the exit code. */
-    static int run(ReplicaOptions options, PrintStream out, PrintStream err) {
+    static int run(ReplicaOptions options, SampleService sample, PrintStream out, PrintStream err) {
         ReplicaNode target;
         try {
             target = ReplicaNode.select(options);
@@ -53,10 +58,12 @@ public final class ReplicaMain {
         // How the bftws module (NodeSettings, SecurityRuntime) learns the deployment and who this node is.
         System.setProperty("bftws.replicasConfig", target.configFile().toAbsolutePath().toString());
         System.setProperty("bftws.party", name);
-        Path runDir = options.runDir() != null ? options.runDir() : Arguments.home().resolve("replica").resolve(name);
+        Path runDir = options.runDir() != null ? options.runDir() : Cli.home().resolve("replica").resolve(name);
         ReplicaServer server;
         try {
-            Path repository = NodeRepository.forNode(runDir.resolve("repository"), options.services());
+            Path repository = options.services() != null
+                    ? NodeRepository.forNode(runDir.resolve("repository"), options.services())
+                    : NodeRepository.forNode(runDir.resolve("repository"), sample);
             server = ReplicaServer.start(repository, NodeRepository.axis2Xml(repository), target.bind(),
                     target.port());
         } catch (AxisFault e) {
@@ -79,7 +86,7 @@ public final class ReplicaMain {
         if (options.ignoreStdin()) {
             awaitForever();
         } else {
-            serveStdin(server, name, out, err);
+            serveStdin(server, name, sample == null ? Map.of() : sample.queries(), out, err);
         }
         closeQuietly(server, name, err);
         try {
@@ -93,29 +100,31 @@ public final class ReplicaMain {
     }
 
     /**
-     * 'stats' prints the node's counters, 'state' and 'entries' the echo sample's state, 'measurements' the replica's
-     * recovery timings; 'stop' or the end of input stops the node.
+     * 'stats' prints the node's counters, 'measurements' the replica's recovery timings, a sample service's queries
+     * (the echo sample's 'state' and 'entries') that service's state; 'stop' or the end of input stops the node.
      */
-    private static void serveStdin(ReplicaServer server, String name, PrintStream out, PrintStream err) {
+    private static void serveStdin(ReplicaServer server, String name, Map<String, SampleService.StateQuery> queries,
+                                   PrintStream out, PrintStream err) {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        List<String> commands = new ArrayList<>(List.of("stats", "measurements"));
+        commands.addAll(queries.keySet());
+        commands.add("stop");
         try {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
-                switch (line.trim()) {
-                    case "stats" -> {
-                        out.println(stats(server, name));
-                        out.flush();
-                    }
-                    case "state", "entries", "measurements" -> {
-                        out.println(answer(line.trim(), server, name));
-                        out.flush();
-                    }
-                    case "stop" -> {
-                        return;
-                    }
-                    case "" -> { }
-                    default -> err.println("replica: unknown command '" + line.trim()
-                            + "' (stats, state, entries, measurements, stop)");
+                String command = line.trim();
+                if (command.equals("stop")) {
+                    return;
                 }
+                if (command.equals("stats")) {
+                    out.println(stats(server, name));
+                } else if (command.equals("measurements")) {
+                    out.println(measurements(server, name));
+                } else if (queries.containsKey(command)) {
+                    out.println(query(command, queries.get(command), server, name));
+                } else if (!command.isEmpty()) {
+                    err.println("replica: unknown command '" + command + "' (" + String.join(", ", commands) + ")");
+                }
+                out.flush();
             }
             err.println("replica: standard input closed: stopping " + name
                     + " (run with --ignore-stdin to keep a detached replica running)");
@@ -145,23 +154,27 @@ public final class ReplicaMain {
     }
 
     /**
-     * {@code state NAME count=C digest=D} (the echo sample's appends and their running digest), {@code entries NAME
-     * V1,V2,...} (the appended values in order) or {@code measurements NAME view=V stable=S executed=E TIMINGS}
-     * (see {@link org.bftws.axis2.metrics.Measurements#describe()}); {@code COMMAND NAME unavailable: WHY} otherwise.
+     * {@code measurements NAME view=V stable=S executed=E TIMINGS} (see
+     * {@link org.bftws.axis2.metrics.Measurements#describe()}), or {@code measurements NAME unavailable: WHY}.
      */
-    static String answer(String command, ReplicaServer server, String name) {
+    static String measurements(ReplicaServer server, String name) {
         try {
-            if (command.equals("measurements")) {
-                org.bftws.axis2.ordering.BftReplica replica = BftwsNode.of(server.context()).replica();
-                if (replica == null) {
-                    return command + " " + name + " unavailable: not a replica of a BFT group";
-                }
-                return command + " " + name + " view=" + replica.manager().view() + " stable="
-                        + replica.manager().stableCheckpoint() + " executed=" + replica.manager().lastExecuted() + " "
-                        + replica.measurements().describe();
+            org.bftws.axis2.ordering.BftReplica replica = BftwsNode.of(server.context()).replica();
+            if (replica == null) {
+                return "measurements " + name + " unavailable: not a replica of a BFT group";
             }
-            EchoStateProbe.Reading r = EchoStateProbe.read(server.context());
-            return command.equals("state") ? EchoStateProbe.stateLine(name, r) : EchoStateProbe.entriesLine(name, r);
+            return "measurements " + name + " view=" + replica.manager().view() + " stable="
+                    + replica.manager().stableCheckpoint() + " executed=" + replica.manager().lastExecuted() + " "
+                    + replica.measurements().describe();
+        } catch (RuntimeException e) {
+            return "measurements " + name + " unavailable: " + rootMessage(e);
+        }
+    }
+
+    /** A sample service's answer, or {@code COMMAND NAME unavailable: WHY}. */
+    private static String query(String command, SampleService.StateQuery query, ReplicaServer server, String name) {
+        try {
+            return query.answer(name, server.context());
         } catch (AxisFault | RuntimeException e) {
             return command + " " + name + " unavailable: " + rootMessage(e);
         }

@@ -1,49 +1,35 @@
 package org.bftws.sim;
 
+import java.io.PrintWriter;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
 /**
- * {@code ./bftws sim}: runs seeds S..S+N-1 (on all cores; each schedule is single-threaded and deterministic) and
- * ends with {@code schedules: N, violations: V, stuck: S}; {@code --seed S} replays one schedule with its trace.
- * Exits 1 when any schedule violated an invariant or got stuck, 2 on bad arguments.
+ * What {@code ./bftws sim} runs: seeds S..S+N-1 (on all cores; each schedule is single-threaded and deterministic),
+ * ending with {@code schedules: N, violations: V, stuck: S}, or one seed replayed with its trace. Each returns 1 when
+ * a schedule violated an invariant or got stuck, else 0.
  */
-public final class SimulatorMain {
+public final class SimulatorRuns {
 
-    private SimulatorMain() {
+    private SimulatorRuns() {
     }
 
-    public static void main(String[] args) {
-        long seeds = 1000;
-        long first = 0;
-        Long single = null;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--seeds" -> seeds = Long.parseLong(args[++i]);
-                    case "--first" -> first = Long.parseLong(args[++i]);
-                    case "--seed" -> single = Long.parseLong(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-            }
-        } catch (RuntimeException e) {
-            System.err.println("usage: bftws sim --seeds N [--first S] | --seed S   (" + e.getMessage() + ")");
-            System.exit(2);
-        }
-        System.exit(single != null ? replay(single) : runMany(first, seeds));
-    }
-
-    private static int replay(long seed) {
+    /** Replays schedule {@code seed} and prints its trace and its outcome. */
+    public static int replay(long seed, PrintWriter out) {
         Simulation.Result r = Simulation.run(seed, true);
-        System.out.print(r.trace());
-        report(r);
+        out.print(r.trace());
+        report(r, out);
         int v = r.violations().isEmpty() ? 0 : 1;
         int s = r.stuck() == null ? 0 : 1;
-        System.out.printf("schedules: 1, violations: %d, stuck: %d%n", v, s);
+        out.printf("schedules: 1, violations: %d, stuck: %d%n", v, s);
         return v + s == 0 ? 0 : 1;
     }
 
-    private static int runMany(long first, long count) {
+    /**
+     * Runs seeds {@code first..first+count-1}; prints each failed schedule, with {@code verbose} each passed one too
+     * (its ticks and messages), and the coverage and totals at the end.
+     */
+    public static int runMany(long first, long count, boolean verbose, PrintWriter out) {
         AtomicLong violations = new AtomicLong();
         AtomicLong stuck = new AtomicLong();
         AtomicLong done = new AtomicLong();
@@ -58,24 +44,24 @@ public final class SimulatorMain {
             if (r.stuck() != null) {
                 stuck.incrementAndGet();
             }
-            if (!r.ok()) {
-                synchronized (SimulatorMain.class) {
-                    report(r);
+            if (!r.ok() || verbose) {
+                synchronized (SimulatorRuns.class) {
+                    report(r, out);
                 }
             }
             maxAfterFaults.accumulateAndGet(r.afterFaults(), Math::max);
             tally(coverage, r);
             long n = done.incrementAndGet();
             if (n % 10000 == 0) {
-                System.out.printf("... %d schedules, %d violations, %d stuck, %.0f s%n", n, violations.get(),
+                out.printf("... %d schedules, %d violations, %d stuck, %.0f s%n", n, violations.get(),
                         stuck.get(), (System.nanoTime() - started) / 1e9);
             }
         });
-        System.out.println("covered (schedules with the fault, or events over all schedules):");
-        new java.util.TreeMap<>(coverage).forEach((k, v) -> System.out.printf("  %-42s %,d%n", k, v.sum()));
-        System.out.printf("ran seeds %d..%d in %.1f s; slowest recovery after the faults stopped: %d ticks%n", first,
+        out.println("covered (schedules with the fault, or events over all schedules):");
+        new java.util.TreeMap<>(coverage).forEach((k, v) -> out.printf("  %-42s %,d%n", k, v.sum()));
+        out.printf("ran seeds %d..%d in %.1f s; slowest recovery after the faults stopped: %d ticks%n", first,
                 first + count - 1, (System.nanoTime() - started) / 1e9, maxAfterFaults.get());
-        System.out.printf("schedules: %d, violations: %d, stuck: %d%n", count, violations.get(), stuck.get());
+        out.printf("schedules: %d, violations: %d, stuck: %d%n", count, violations.get(), stuck.get());
         return violations.get() + stuck.get() == 0 ? 0 : 1;
     }
 
@@ -116,16 +102,16 @@ public final class SimulatorMain {
         r.events().forEach((k, v) -> add.accept("event: " + k, v));
     }
 
-    private static void report(Simulation.Result r) {
+    private static void report(Simulation.Result r, PrintWriter out) {
         if (r.ok()) {
-            System.out.printf("seed %d ok: %d ticks, %d messages%n", r.scenario().seed(), r.ticks(), r.messages());
+            out.printf("seed %d ok: %d ticks, %d messages%n", r.scenario().seed(), r.ticks(), r.messages());
             return;
         }
-        System.out.print("FAILED " + r.scenario().describe());
-        r.violations().forEach(v -> System.out.println("  violation: " + v));
+        out.print("FAILED " + r.scenario().describe());
+        r.violations().forEach(v -> out.println("  violation: " + v));
         if (r.stuck() != null) {
-            System.out.println("  stuck: " + r.stuck());
+            out.println("  stuck: " + r.stuck());
         }
-        System.out.println("  replay: ./bftws sim --seed " + r.scenario().seed());
+        out.println("  replay: ./bftws sim --seed " + r.scenario().seed());
     }
 }

@@ -1,4 +1,4 @@
-package org.bftws.bench;
+package org.bftws.server;
 
 import java.io.IOException;
 import java.net.InetAddress;

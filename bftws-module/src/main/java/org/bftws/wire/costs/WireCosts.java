@@ -47,20 +47,20 @@ import org.bftws.wire.WireLimits;
 import org.bftws.wire.WireMessage;
 
 /**
- * {@code ./bftws wire-costs}: prints what the wire format and message authentication cost per message on this
+ * What {@code ./bftws wire-costs} runs: prints what the wire format and message authentication cost per message on this
  * machine, with the deployment's real keys (Ed25519 proof keys, RSA-2048, HMAC-SHA256): encode and decode of a
  * typical prepare, a 64-request pre-prepare and a view-change with 10 prepared certificates; the mac profile's
  * authenticator; embedded signatures, and for comparison the signature schemes not used for them. Medians and 90th
  * percentiles after a warm-up; no assertions (docs/wire.md quotes the figures).
  */
-public final class WireCostsMain {
+public final class WireCosts {
     private static final String CONTROL = "http://127.0.0.1:9301/axis2/services/BftControl";
 
-    private WireCostsMain() {
+    private WireCosts() {
     }
 
-    public static void main(String[] args) throws Exception {
-        boolean quick = List.of(args).contains("--quick");
+    /** Measures and prints the table; {@code quick}: fewer repetitions, a smoke run. */
+    public static void run(boolean quick) throws Exception {
         CostTable table = quick ? new CostTable(200, 200) : new CostTable(3000, 2000);
         Path dir = Files.createTempDirectory("bftws-wire-costs");
         try {

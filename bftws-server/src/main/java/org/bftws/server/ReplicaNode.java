@@ -1,4 +1,4 @@
-package org.bftws.bench;
+package org.bftws.server;
 
 import java.net.InetAddress;
 import java.net.NetworkInterface;

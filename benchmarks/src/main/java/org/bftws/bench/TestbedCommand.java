@@ -1,0 +1,128 @@
+package org.bftws.bench;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import org.bftws.config.Configuration;
+import org.bftws.config.ReplicaChannelKind;
+import org.bftws.config.SecurityProfile;
+import org.bftws.server.Cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ./bftws testbed}: the command line of {@link Testbed}, read into {@link TestbedOptions}. */
+@Command(name = "testbed", separator = " ", sortOptions = false, usageHelpWidth = 120,
+        description = {
+            "Starts the replicas of a generated replicas.xml as JVMs on free loopback ports of this machine, runs the "
+                    + "echo client against them, prints figures and stops them; the last line is "
+                    + "'echo: N ok, F failed, mean X ms, p99 Y ms, T req/s'.",
+            "Exit status: 0 every request succeeded, 1 anything failed, 2 bad command line."})
+final class TestbedCommand implements Callable<Integer> {
+
+    /** Axis2 logs every deployment step at INFO through java.util.logging; the console shows warnings only. */
+    private static final Logger AXIS2_LOG = Logger.getLogger("org.apache.axis2");
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Cli.Help help;
+
+    @Option(names = "--config", paramLabel = "I|II|III", defaultValue = "I",
+            description = "replication configuration (default I: 4 replicas, f=1)")
+    String config;
+
+    @Option(names = "--clients", paramLabel = "C", defaultValue = "1",
+            description = "concurrent client threads, each its own WS-RM sequence (default ${DEFAULT-VALUE})")
+    int clients;
+
+    @Option(names = "--requests", paramLabel = "N", defaultValue = "1000",
+            description = "measured requests in total (default ${DEFAULT-VALUE})")
+    int requests;
+
+    @Option(names = "--warmup", paramLabel = "W", defaultValue = "500",
+            description = "unmeasured warm-up requests in total, at least one per client (default ${DEFAULT-VALUE})")
+    int warmup;
+
+    @Option(names = "--size", paramLabel = "K", defaultValue = "10",
+            description = "XML elements per echo request (default ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = "--security", paramLabel = "mac|wssec|none", defaultValue = "mac",
+            description = "the group's message authentication profile (default ${DEFAULT-VALUE})")
+    String security;
+
+    @Option(names = "--unreplicated", description = "one node, WS-RM only: the baseline without replication")
+    boolean unreplicated;
+
+    @Option(names = "--crash", paramLabel = "primary|backup",
+            description = "kill that replica halfway through the measured requests")
+    String crash;
+
+    @Option(names = "--tiers", paramLabel = "2|3", defaultValue = "2",
+            description = "2 (default): client -> 4 echo replicas; 3: client -> 4 echo relay replicas -> 4 echo "
+                    + "replicas, the relay answering with the backend's reply (Configuration I)")
+    String tiers;
+
+    @Option(names = "--channel", paramLabel = "binary|soap", defaultValue = "binary",
+            description = "how the replicas exchange PBFT messages: binary frames over TCP (default) or SOAP over "
+                    + "WS-RM to each replica's control service (the paper's design)")
+    String channel;
+
+    @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
+    boolean keep;
+
+    @Option(names = "--protocol", paramLabel = "N=V,..",
+            description = "attributes of the group's <protocol> element in replicas.xml, e.g. "
+                    + "batchMaxDelay=20ms,maxBatchesInFlight=2 (docs/configuration.md)")
+    String protocol;
+
+    @Option(names = "--home", paramLabel = "DIR",
+            description = "the state directory: run directories and keys under DIR/testbed (default the checkout's "
+                    + ".bftws)")
+    Path home;
+
+    /** The options, checked beyond what picocli checks. */
+    TestbedOptions options() {
+        Configuration configuration = Configuration.valueOf(Cli.choice(spec, "--config", config, "I", "II", "III"));
+        int tierCount = Integer.parseInt(Cli.choice(spec, "--tiers", tiers, "2", "3"));
+        Cli.range(spec, "--clients", clients, 1, 256);
+        Cli.range(spec, "--requests", requests, 1, 10_000_000);
+        Cli.range(spec, "--warmup", warmup, 0, 10_000_000);
+        Cli.range(spec, "--size", size, 0, 100_000);
+        SecurityProfile profile = SecurityProfile.valueOf(
+                Cli.choice(spec, "--security", security, "mac", "wssec", "none").toUpperCase(Locale.ROOT));
+        String crashed = crash == null ? null : Cli.choice(spec, "--crash", crash, "primary", "backup");
+        ReplicaChannelKind kind = ReplicaChannelKind.valueOf(
+                Cli.choice(spec, "--channel", channel, "binary", "soap").toUpperCase(Locale.ROOT));
+        String protocolElement;
+        try {
+            protocolElement = protocol == null ? null : TestbedOptions.protocolElement(protocol);
+        } catch (IllegalArgumentException e) {
+            throw Cli.refuse(spec, e.getMessage());
+        }
+        if (unreplicated && (configuration != Configuration.I || crashed != null)) {
+            throw Cli.refuse(spec, "--unreplicated runs one node: it takes neither --config II/III nor --crash");
+        }
+        if (tierCount == 3 && (unreplicated || configuration != Configuration.I || profile == SecurityProfile.NONE)) {
+            throw Cli.refuse(spec, "--tiers 3 runs two Configuration I groups whose nested requests are told apart by"
+                    + " their signatures: it takes neither --unreplicated, --config II/III nor --security none");
+        }
+        return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
+                unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind);
+    }
+
+    @Override
+    public Integer call() {
+        TestbedOptions options = options();
+        AXIS2_LOG.setLevel(Level.WARNING);
+        return new Testbed(options, System.out).run();
+    }
+}

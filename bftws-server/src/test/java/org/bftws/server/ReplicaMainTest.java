@@ -1,0 +1,92 @@
+package org.bftws.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine.ParameterException;
+
+/** {@code replica}: which node it runs, and the errors that stop it before it starts. */
+class ReplicaMainTest {
+
+    @TempDir
+    Path dir;
+
+    private Path replicasXml(String profile, int port) throws IOException {
+        Path file = dir.resolve("replicas.xml");
+        Files.writeString(file, """
+                <replicas xmlns="urn:bftws:replicas:1">
+                  <keys truststore="keys/truststore.p12" storePassword="pw"/>
+                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="0">
+                    <security profile="%s"/>
+                    <node id="0" name="solo" serviceEndpoint="http://127.0.0.1:%d/axis2/services/EchoService"
+                          controlEndpoint="http://127.0.0.1:%d/axis2/services/BftControl"/>
+                  </group>
+                  <client name="client1"/>
+                </replicas>
+                """.formatted(profile, port, port));
+        return file;
+    }
+
+    /** Runs ReplicaMain in this JVM for a command line that must fail before any node starts. */
+    private String failure(String... args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> line = new java.util.ArrayList<>(List.of(args));
+        line.addAll(List.of("--services", dir.toString()));
+        int status = ReplicaMain.run(ReplicaOptions.parse(line.toArray(String[]::new)), null,
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, status);
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void anIdThatIsNotInTheGroupIsRefusedNamingTheNodesThereAre() throws Exception {
+        String err = failure("--id", "3", "--conf", replicasXml("none", 8080).toString());
+        assertTrue(err.contains("group EchoService has no agreement node with id 3 (ids 0..0); its nodes: solo"),
+                err);
+    }
+
+    @Test
+    void aMissingKeystoreIsRefusedWithTheAdviceToRunKeygen() throws Exception {
+        String err = failure("--name", "solo", "--conf", replicasXml("mac", 8080).toString());
+        assertTrue(err.contains("does not exist") && err.contains("keygen"), err);
+    }
+
+    @Test
+    void aMissingReplicasXmlIsRefusedNamingTheFile() {
+        String err = failure("--id", "0", "--conf", dir.resolve("nowhere.xml").toString());
+        assertTrue(err.contains("nowhere.xml does not exist"), err);
+    }
+
+    @Test
+    void theCommandLineMustNameExactlyOneNode() {
+        ParameterException e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--conf", "x.xml",
+                "--services", "."));
+        assertTrue(e.getMessage().contains("--id I") && e.getMessage().contains("--name NAME"), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "0", "--name", "a",
+                "--services", "."));
+        assertTrue(e.getMessage().contains("mutually exclusive"), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "zero", "--services", "."));
+        assertTrue(e.getMessage().contains("--id") && e.getMessage().contains("zero"), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "-1", "--services", "."));
+        assertEquals("--id must be between 0 and 10000, not -1", e.getMessage());
+    }
+
+    @Test
+    void theProductsReplicaDeploysTheArchivesItIsGivenAndHasNoDefaultService() {
+        assertEquals(dir, ReplicaOptions.parse("--id", "0", "--services", dir.toString()).services());
+        ParameterException e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "0"));
+        assertEquals("say which service archives to deploy with --services DIR", e.getMessage());
+    }
+}
