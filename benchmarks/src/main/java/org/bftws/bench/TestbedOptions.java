@@ -24,10 +24,18 @@ import org.bftws.config.SecurityProfile;
  *                      or null for the defaults
  * @param tiers         2: client and the echo group; 3: client, the echo relay's group, the echo group (paper 4.1.2)
  * @param channel       how the replicas exchange PBFT messages: the binary channel (default) or SOAP
+ * @param service       the sample the group runs: "echo" (default) or "kv" (the key-value sample, {@link KvLoad})
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
-                      int tiers, ReplicaChannelKind channel) {
+                      int tiers, ReplicaChannelKind channel, String service) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, "echo");
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers) {
@@ -48,7 +56,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
     static final String USAGE = """
             usage: ./bftws testbed [--config I|II|III] [--clients C] [--requests N] [--warmup W] [--size K]
                                    [--security mac|wssec|none] [--unreplicated] [--crash primary|backup] [--keep]
-                                   [--protocol name=value,..] [--channel binary|soap]
+                                   [--protocol name=value,..] [--channel binary|soap] [--service echo|kv]
               starts the replicas of a generated replicas.xml as JVMs on free loopback ports, runs the echo client
               against them, prints figures, stops them; the last line is
               'echo: N ok, F failed, mean X ms, p99 Y ms, T req/s' (exit status 1 when anything failed)
@@ -64,6 +72,9 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                                     4 echo replicas, the relay answering with the backend's reply (Configuration I)
               --channel binary|soap how the replicas exchange PBFT messages: binary frames over TCP (default) or
                                     SOAP over WS-RM to each replica's control service (the paper's design)
+              --service echo|kv     the replicated sample: echo (default) or kv, the key-value sample with
+                                    conflicting transfers and compare-and-sets on shared accounts, whose
+                                    replicas' states are compared at the end (docs/replicating-a-service.md)
               --keep                keep the run directory (logs, replicas.xml); kept anyway after a failure
               --protocol N=V,..     attributes of the group's <protocol> element in replicas.xml, e.g.
                                     batchMaxDelay=20ms,maxBatchesInFlight=2 (docs/configuration.md)""";
@@ -83,6 +94,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         String protocol = null;
         int tiers = 2;
         ReplicaChannelKind channel = ReplicaChannelKind.BINARY;
+        String service = "echo";
         while (args.hasNext()) {
             String option = args.option();
             switch (option) {
@@ -101,6 +113,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 case "--protocol" -> protocol = protocolElement(args.value(option));
                 case "--channel" -> channel = ReplicaChannelKind.valueOf(
                         args.choice(option, "binary", "soap").toUpperCase(java.util.Locale.ROOT));
+                case "--service" -> service = args.choice(option, "echo", "kv");
                 default -> throw new UsageException("unknown option " + option);
             }
         }
@@ -111,8 +124,11 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
             throw new UsageException("--tiers 3 runs two Configuration I groups whose nested requests are told apart by"
                     + " their signatures: it takes neither --unreplicated, --config II/III nor --security none");
         }
+        if (service.equals("kv") && tiers == 3) {
+            throw new UsageException("--service kv runs one group: it does not take --tiers 3");
+        }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), security, size,
-                unreplicated, keep, crash, home, protocol, tiers, channel);
+                unreplicated, keep, crash, home, protocol, tiers, channel, service);
     }
 
     /** {@code name=value,..} as a {@code <protocol>} element; replicas.xml's reader checks names and values. */
@@ -136,8 +152,10 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 : "Configuration " + configuration + ", f=1";
         String pbft = unreplicated ? "" : ", PBFT over the " + channel.name().toLowerCase(java.util.Locale.ROOT)
                 + " channel";
-        return nodes + pbft + ", security " + security.name().toLowerCase(java.util.Locale.ROOT) + ", " + clients
-                + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests of " + size + " element"
-                + (size == 1 ? "" : "s") + " after " + warmup + " warm-up";
+        String what = service.equals("kv") ? ", the key-value sample" : "";
+        return nodes + what + pbft + ", security " + security.name().toLowerCase(java.util.Locale.ROOT) + ", " + clients
+                + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
+                + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "
+                + warmup + " warm-up";
     }
 }
