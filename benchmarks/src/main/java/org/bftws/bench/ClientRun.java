@@ -5,7 +5,12 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.apache.axis2.addressing.EndpointReference;
+import org.apache.axis2.client.Options;
+import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.axis2.client.RmSource;
+import org.bftws.core.ReplyPolicy;
 import org.apache.axis2.context.ConfigurationContextFactory;
 import org.bftws.server.NodeRepository;
 
@@ -26,6 +31,8 @@ final class ClientRun {
     private final Path repositoryDir;
     private final PrintStream out;
     private final CpuSamples cpu = new CpuSamples();
+    /** {@code --service kv}: the check of the replicas' states after the run. */
+    private String stateCheck;
 
     ClientRun(TestbedOptions options, TestbedDeployment deployment, List<ReplicaProcess> replicas,
               Path repositoryDir, PrintStream out) {
@@ -43,9 +50,24 @@ final class ClientRun {
         ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 repository.toString(), NodeRepository.axis2Xml(repository).toString());
         try {
-            EchoClient client = new EchoClient(context, new EchoClient.Settings(deployment.clientEndpoint(),
-                    options.clients(), options.requests(), options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS));
-            return client.run(listener());
+            EchoClient.Settings settings = new EchoClient.Settings(deployment.clientEndpoint(), options.clients(),
+                    options.requests(), options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS);
+            if (!"kv".equals(options.service())) {
+                return new EchoClient(context, settings).run(listener());
+            }
+            ServiceClient setup = new ServiceClient(context, null);
+            Options o = new Options();
+            o.setTo(new EndpointReference(deployment.clientEndpoint()));
+            o.setTimeOutInMilliSeconds(REQUEST_TIMEOUT_MILLIS);
+            o.setProperty(RmSource.SEQUENCE_KEY, "kv-setup");
+            setup.setOptions(o);
+            KvLoad load = new KvLoad(options.clients());
+            KvLoad.open(setup);
+            EchoResult result = new EchoClient(context, settings, load).run(listener());
+            // every executor must return the same state, unless --crash stopped one: then 2f+1 of them
+            stateCheck = load.check(setup, options.crash() == null ? ReplyPolicy.ALL : ReplyPolicy.STRONG_QUORUM,
+                    result.clean());
+            return result;
         } finally {
             context.terminate();
         }
@@ -53,6 +75,11 @@ final class ClientRun {
 
     CpuSamples cpu() {
         return cpu;
+    }
+
+    /** The kv sample's state check ({@code ok: ...} or {@code FAILED: ...}), when the run had one. */
+    java.util.Optional<String> stateCheck() {
+        return java.util.Optional.ofNullable(stateCheck);
     }
 
     private EchoClient.Listener listener() {

@@ -80,13 +80,51 @@ public final class EchoClient {
         }
     }
 
+    /**
+     * What the client threads send and how a reply is checked: the echo by default ({@link EchoMessages}); the
+     * testbed's {@code --service kv} uses {@link KvLoad}. Each thread calls it with its own index only.
+     */
+    public interface Workload {
+        /** The next request of client thread {@code client}, for the call named {@code tag}. */
+        OMElement request(int client, String tag);
+
+        /** Null when {@code reply} is the right answer to {@code request} (call {@code tag}), else what is wrong. */
+        String problem(int client, String tag, OMElement request, OMElement reply);
+
+        /** Null when {@code fault} is a right answer to {@code request} (a deterministic refusal), else the problem. */
+        default String problem(int client, String tag, OMElement request, AxisFault fault) {
+            return fault.getMessage() == null ? fault.toString() : fault.getMessage();
+        }
+    }
+
+    /** The paper's echo: {@code size} items, returned in order. */
+    static Workload echo(int size) {
+        return new Workload() {
+            @Override
+            public OMElement request(int client, String tag) {
+                return EchoMessages.request(tag, size);
+            }
+
+            @Override
+            public String problem(int client, String tag, OMElement request, OMElement reply) {
+                return EchoMessages.problem(reply, tag, size);
+            }
+        };
+    }
+
     private final ConfigurationContext context;
     private final Settings settings;
+    private final Workload workload;
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
 
     public EchoClient(ConfigurationContext context, Settings settings) {
+        this(context, settings, echo(settings.size()));
+    }
+
+    public EchoClient(ConfigurationContext context, Settings settings, Workload workload) {
         this.context = context;
         this.settings = settings;
+        this.workload = workload;
     }
 
     /** How long to wait for the threads that were not in a request when the measured phase ended. */
@@ -187,7 +225,7 @@ public final class EchoClient {
             int share = settings.warmup() / clients + (index < settings.warmup() % clients ? 1 : 0);
             long warmupEnd = deadline(System.nanoTime(), settings.warmupLimit());
             for (int w = 0; w < share && (w == 0 || System.nanoTime() - warmupEnd < 0); w++) {
-                if (call(client, "w" + index + "." + w) != null) {
+                if (call(client, index, "w" + index + "." + w) != null) {
                     warmupFailed.incrementAndGet();
                 }
             }
@@ -201,7 +239,7 @@ public final class EchoClient {
                     break;
                 }
                 long t0 = System.nanoTime();
-                String problem = call(client, "m" + t);
+                String problem = call(client, index, "m" + t);
                 long took = System.nanoTime() - t0;
                 synchronized (lock) {
                     if (ended) {
@@ -257,25 +295,30 @@ public final class EchoClient {
             ServiceClient client = new ServiceClient(context, null);
             Options options = new Options();
             options.setTo(new EndpointReference(settings.address()));
-            options.setAction(EchoMessages.ACTION);
             options.setTimeOutInMilliSeconds(settings.timeoutMillis());
             options.setProperty(RmSource.SEQUENCE_KEY, sequenceKey);
             client.setOptions(options);
             return client;
         }
 
-        /** One echo round trip; null when the right echo came back, else why not. */
-        private String call(ServiceClient client, String tag) {
+        /** One round trip; null when the right answer came back, else why not. */
+        private String call(ServiceClient client, int index, String tag) {
             if (client == null) {
                 return "no ServiceClient";
             }
+            OMElement request = workload.request(index, tag);
             try {
-                OMElement reply = client.sendReceive(EchoMessages.request(tag, settings.size()));
+                // the operation's wsa:Action, as a WSDL-generated client sends it: NS/operation for both samples
+                client.getOptions().setAction(request.getNamespaceURI() + "/" + request.getLocalName());
+                OMElement reply = client.sendReceive(request);
                 if (reply != null) {
                     reply.build();
                 }
-                return EchoMessages.problem(reply, tag, settings.size());
-            } catch (AxisFault | RuntimeException e) {
+                return workload.problem(index, tag, request, reply);
+            } catch (AxisFault e) {
+                String problem = workload.problem(index, tag, request, e);
+                return problem == null || problem.length() <= 300 ? problem : problem.substring(0, 300) + "...";
+            } catch (RuntimeException e) {
                 String m = e.getMessage() == null ? e.toString() : e.getMessage();
                 return m.length() > 300 ? m.substring(0, 300) + "..." : m;
             }

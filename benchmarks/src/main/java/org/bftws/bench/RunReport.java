@@ -22,6 +22,7 @@ final class RunReport {
     private final PrintStream out;
     private EchoResult result;
     private boolean warned;
+    private boolean statesDiffer;
 
     RunReport(TestbedOptions options, PrintStream out) {
         this.options = options;
@@ -71,6 +72,12 @@ final class RunReport {
         }
     }
 
+    /** Prints the kv sample's state check; a check that failed makes the run fail. */
+    void stateCheck(String line) {
+        out.println("kv: " + line);
+        statesDiffer = !line.startsWith("ok");
+    }
+
     /** True when a warning was printed: the run directory is then kept for its logs. */
     boolean warned() {
         return warned;
@@ -113,7 +120,7 @@ final class RunReport {
                 .limit(REASONS_SHOWN)
                 .forEach(e -> out.println("failed " + e.getValue() + "x: " + e.getKey()));
         result.notes().forEach(n -> out.println("note: " + n));
-        return result.clean();
+        return result.clean() && !statesDiffer;
     }
 
     /** The last line: {@code echo: N ok, F failed, mean X ms, p99 Y ms, T req/s}; nothing ran counts all as failed. */

@@ -67,6 +67,7 @@ public final class Testbed {
             if (started) {
                 ClientRun client = new ClientRun(options, deployment, replicas, runDir.resolve("client"), out);
                 report.result(client.run(), client.cpu(), replicas);
+                client.stateCheck().ifPresent(report::stateCheck);
                 report.replicaStats(replicas, deployment.executingNames(), options.warmup() + options.requests());
             }
         } catch (IOException | RuntimeException e) {
@@ -92,9 +93,17 @@ public final class Testbed {
     private boolean startReplicas(TestbedDeployment deployment, Path runDir)
             throws IOException, InterruptedException {
         long t0 = System.nanoTime();
+        Path services = null;
+        if ("kv".equals(options.service())) {
+            services = runDir.resolve("services");
+            org.bftws.samples.kv.KvServiceArchive.writeTo(services);
+        }
         for (TestbedDeployment.Node node : deployment.nodes()) {
-            List<String> args = List.of("--name", node.name(), "--conf", deployment.file().toString(),
-                    "--run-dir", runDir.resolve(node.name()).toString());
+            List<String> args = new ArrayList<>(List.of("--name", node.name(), "--conf", deployment.file().toString(),
+                    "--run-dir", runDir.resolve(node.name()).toString()));
+            if (services != null) {
+                args.addAll(List.of("--services", services.toString()));
+            }
             replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP, args),
                     runDir.resolve(node.name() + ".log")));
         }

@@ -76,6 +76,12 @@ final class TestbedCommand implements Callable<Integer> {
                     + "WS-RM to each replica's control service (the paper's design)")
     String channel;
 
+    @Option(names = "--service", paramLabel = "echo|kv", defaultValue = "echo",
+            description = "the replicated sample: echo (default) or kv, the key-value sample with conflicting transfers "
+                    + "and compare-and-sets on shared accounts, whose replicas' states are compared at the end "
+                    + "(docs/replicating-a-service.md)")
+    String service;
+
     @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
     boolean keep;
 
@@ -115,8 +121,13 @@ final class TestbedCommand implements Callable<Integer> {
             throw Cli.refuse(spec, "--tiers 3 runs two Configuration I groups whose nested requests are told apart by"
                     + " their signatures: it takes neither --unreplicated, --config II/III nor --security none");
         }
+        String sample = Cli.choice(spec, "--service", service, "echo", "kv");
+        if (sample.equals("kv") && tierCount == 3) {
+            throw Cli.refuse(spec, "--service kv runs one group: it does not take --tiers 3");
+        }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
-                unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind);
+                unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
+                sample);
     }
 
     @Override

@@ -25,6 +25,9 @@ final class TestbedDeployment {
 
     static final String SERVICE = "EchoService";
     static final String GROUP_ENDPOINT = "http://echo.bftws.group/axis2/services/" + SERVICE;
+    /** The key-value sample's group ({@code --service kv}). */
+    static final String KV_SERVICE = "KvService";
+    static final String KV_ENDPOINT = "http://kv.bftws.group/axis2/services/" + KV_SERVICE;
     static final String CLIENT = "client1";
     /** The middle tier of the 3-tier echo: the echo relay's group, which calls the echo group. */
     static final String RELAY_SERVICE = "EchoRelayService";
@@ -76,9 +79,11 @@ final class TestbedDeployment {
         Path file = runDir.resolve("replicas.xml");
         int f = options.unreplicated() ? 0 : 1;
         Configuration configuration = options.unreplicated() ? Configuration.I : options.configuration();
-        Files.writeString(file, xml(nodes, f, configuration, options.security(), keys, options.protocol(), null,
-                options.channel()));
-        return new TestbedDeployment(file, nodes);
+        boolean kv = "kv".equals(options.service());
+        Files.writeString(file, header(keys) + group(kv ? KV_SERVICE : SERVICE, kv ? KV_ENDPOINT : GROUP_ENDPOINT,
+                nodes, f, configuration, options.security(), options.protocol(), null, "", options.channel())
+                + footer());
+        return new TestbedDeployment(file, nodes, kv ? KV_ENDPOINT : GROUP_ENDPOINT);
     }
 
     /**

@@ -10,8 +10,7 @@ import org.bftws.server.Cli;
 /**
  * {@code ./bftws testbed} options, as {@link TestbedCommand} reads them.
  *
- * @param configuration I, II or III (paper 3.3); II and III lay out their nodes but order only once BFT ordering
- *                      runs end to end
+ * @param configuration I, II or III (paper 3.3)
  * @param clients       client threads, each with its own WS-RM sequence
  * @param requests      measured requests in total, after the warm-up
  * @param warmup        warm-up requests in total (not measured; at least one per client creates its sequence)
@@ -25,10 +24,18 @@ import org.bftws.server.Cli;
  *                      or null for the defaults
  * @param tiers         2: client and the echo group; 3: client, the echo relay's group, the echo group (paper 4.1.2)
  * @param channel       how the replicas exchange PBFT messages: the binary channel (default) or SOAP
+ * @param service       the sample the group runs: "echo" (default) or "kv" (the key-value sample, {@link KvLoad})
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
-                      int tiers, ReplicaChannelKind channel) {
+                      int tiers, ReplicaChannelKind channel, String service) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, "echo");
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers) {
@@ -72,8 +79,10 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 : "Configuration " + configuration + ", f=1";
         String pbft = unreplicated ? "" : ", PBFT over the " + channel.name().toLowerCase(java.util.Locale.ROOT)
                 + " channel";
-        return nodes + pbft + ", security " + security.name().toLowerCase(java.util.Locale.ROOT) + ", " + clients
-                + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests of " + size + " element"
-                + (size == 1 ? "" : "s") + " after " + warmup + " warm-up";
+        String what = service.equals("kv") ? ", the key-value sample" : "";
+        return nodes + what + pbft + ", security " + security.name().toLowerCase(java.util.Locale.ROOT) + ", " + clients
+                + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
+                + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "
+                + warmup + " warm-up";
     }
 }

@@ -50,6 +50,16 @@ class TestbedOptionsTest {
     }
 
     @Test
+    void theServiceIsTheEchoUnlessKvIsAskedForWhichRunsOneGroup() {
+        assertEquals("echo", TestbedOptions.parse(new String[0]).service());
+        TestbedOptions kv = TestbedOptions.parse(new String[] {"--service", "kv"});
+        assertEquals("kv", kv.service());
+        assertTrue(kv.describe().contains("the key-value sample"), kv.describe());
+        assertTrue(refusal("--service", "bank").contains("--service"), refusal("--service", "bank"));
+        assertTrue(refusal("--service", "kv", "--tiers", "3").contains("does not take --tiers 3"));
+    }
+
+    @Test
     void protocolSettingsBecomeAttributesOfTheGroupsProtocolElement() {
         assertEquals("<protocol batchMaxDelay=\"20ms\" maxBatchesInFlight=\"2\"/>",
                 TestbedOptions.parse(new String[] {"--protocol", "batchMaxDelay=20ms, maxBatchesInFlight=2"}).protocol());
