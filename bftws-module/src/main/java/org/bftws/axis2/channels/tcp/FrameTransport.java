@@ -181,6 +181,12 @@ public final class FrameTransport {
                 LOG.warn("binary channel of node {}: accept failed: {}", self, e.toString());
                 continue;
             }
+            if (!running) {
+                // a closed listening socket accepts until this thread leaves accept(): a peer must not complete a
+                // handshake with a node that is stopping, or it would number frames for a run that is ending
+                close(socket);
+                return;
+            }
             if (!handshakes.tryAcquire()) {
                 counters.refused("from " + socket.getRemoteSocketAddress(), new ChannelRefusal(
                         Refusal.TOO_MANY_HANDSHAKES, settings.maxHandshakes() + " handshakes under way"));
@@ -200,6 +206,10 @@ public final class FrameTransport {
     }
 
     private void handshake(Socket socket) {
+        if (!running) {
+            close(socket);
+            return;
+        }
         try {
             FramedConnection.Streams streams = configure(socket);
             Handshake.Session session = Handshake.accept(streams.in(), streams.out(), local);

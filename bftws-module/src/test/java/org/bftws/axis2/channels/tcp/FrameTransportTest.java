@@ -132,6 +132,9 @@ class FrameTransportTest {
         // Sent once node 0 knows the connection is gone: a frame written before that goes onto the old connection
         // and belongs to the stopped run (dropped when the new run's handshake comes, as designed).
         waitUntil(() -> a.counters().connectionsLost.get() > lost, "node 0 noticed that node 1 stopped");
+        // and node 1 is gone: a dial after the loss failed (not answered by the stopping run's listener)
+        long failures = a.counters().dialFailures.get();
+        waitUntil(() -> a.counters().dialFailures.get() > failures, "node 0 failed to reach the stopped node 1");
         a.send(1, bytes("while down"));
         Inbox inB2 = new Inbox();
         FrameTransport b2 = start(1, addresses, inB2);
