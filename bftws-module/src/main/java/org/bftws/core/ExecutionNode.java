@@ -59,6 +59,11 @@ public final class ExecutionNode implements Node {
     }
 
     @Override
+    public int replyEntries() {
+        return execution.replyEntries();
+    }
+
+    @Override
     public long stableCheckpoint() {
         return checkpoints.stableSeq();
     }

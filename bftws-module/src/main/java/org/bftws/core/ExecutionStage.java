@@ -47,6 +47,10 @@ final class ExecutionStage {
         return lastExecuted;
     }
 
+    int replyEntries() {
+        return replies.size();
+    }
+
     ReplyTable replyTable() {
         return replies.copy();
     }

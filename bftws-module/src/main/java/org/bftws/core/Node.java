@@ -41,6 +41,11 @@ public interface Node {
 
     long stableCheckpoint();
 
+    /** Live entries of this node's last-reply table (one per client sequence that has not ended); -1 without one. */
+    default int replyEntries() {
+        return -1;
+    }
+
     /** Creates the node that {@code membership} gives {@code id}: an agreement replica or an execution node. */
     static Node create(int id, Membership membership, ReplicaOptions options) {
         return create(id, membership, options, client -> false);

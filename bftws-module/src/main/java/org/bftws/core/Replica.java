@@ -119,6 +119,11 @@ public final class Replica implements Node {
     }
 
     @Override
+    public int replyEntries() {
+        return execution == null ? -1 : execution.replyEntries();
+    }
+
+    @Override
     public long stableCheckpoint() {
         return checkpoints.stableSeq();
     }

@@ -306,6 +306,11 @@ public final class TotalOrderManager {
         return measurements;
     }
 
+    /** Live entries of the core's last-reply table (client sequences that have not ended); -1 if it keeps none. */
+    public synchronized int replyEntries() {
+        return core.replyEntries();
+    }
+
     public synchronized long lastExecuted() {
         return core.lastExecuted();
     }
