@@ -89,7 +89,7 @@ public final class BftwsNode {
     synchronized BftReplica startReplica(String party) throws org.apache.axis2.AxisFault {
         if (replica == null) {
             BftReplica r = BftReplica.create(configuration, settings.replicas(), party, destination.pending(),
-                    destination.replies(), destination.sequences(), source);
+                    destination.replies(), destination.sequences(), source, destination::forgetEnded);
             if (r != null) {
                 java.util.List<org.bftws.config.GroupConfig> callers = settings.replicas().callersOf(r.group());
                 if (!callers.isEmpty()) {

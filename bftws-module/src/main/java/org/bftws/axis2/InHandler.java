@@ -32,13 +32,13 @@ public final class InHandler extends AbstractHandler {
         if (!mc.isServerSide() || mc.getProperty(ServiceDelivery.DELIVERING) != null) {
             return InvocationResponse.CONTINUE;
         }
-        if (Wsrm.isControlAction(mc.getWSAAction())) {
+        BftwsNode node = BftwsNode.of(mc.getConfigurationContext());
+        if (Wsrm.isControlAction(mc.getWSAAction()) && !orderedTerminate(mc, node)) {
             // Piggy-backed acknowledgements and ack requests must count as understood; the operation handles them.
             RmHeaders.acknowledgements(mc.getEnvelope());
             RmHeaders.ackRequests(mc.getEnvelope());
             return InvocationResponse.CONTINUE;
         }
-        BftwsNode node = BftwsNode.of(mc.getConfigurationContext());
         try {
             return accept(mc, node);
         } catch (RmFault f) {
@@ -48,10 +48,27 @@ public final class InHandler extends AbstractHandler {
         }
     }
 
+    /**
+     * A TerminateSequence to a replicated service is ordered like a request (docs/protocol.md, "Client sequences
+     * end"): it takes the sequence's next message number in a wsrm:Sequence header and goes the way of a request, so
+     * every replica removes the sequence at the same point of the order.
+     */
+    private static boolean orderedTerminate(MessageContext mc, BftwsNode node) {
+        String service = serviceName(mc);
+        return Wsrm.TERMINATE_SEQUENCE.equals(mc.getWSAAction()) && !ControlService.NAME.equals(service)
+                && (node.destination().replicates(service) || node.destination().awaitingTotalOrder(service));
+    }
+
     private InvocationResponse accept(MessageContext mc, BftwsNode node) throws AxisFault {
         RmHeaders.SequenceHeader h = RmHeaders.sequence(mc.getEnvelope());
         RmHeaders.acknowledgements(mc.getEnvelope());
         RmHeaders.ackRequests(mc.getEnvelope());
+        if (h == null && Wsrm.TERMINATE_SEQUENCE.equals(mc.getWSAAction())) {
+            throw RmFault.invalidMessage("a TerminateSequence to the replicated service " + serviceName(mc) + " is "
+                    + "ordered like a request, so that every replica ends the sequence at the same point: number it "
+                    + "with a wsrm:Sequence header carrying the sequence's next message number (LastMsgNumber + 1), "
+                    + "as BFT-WS clients do");
+        }
         if (h == null) {
             throw RmFault.wsrmRequired("the message has no wsrm:Sequence header (namespace " + Wsrm.NS
                     + "). Service " + serviceName(mc) + " accepts application messages only inside a WS-RM 1.1 "

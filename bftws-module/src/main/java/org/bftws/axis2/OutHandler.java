@@ -55,6 +55,8 @@ public final class OutHandler extends AbstractHandler {
             RmHeaders.addSequence(mc.getEnvelope(), new RmHeaders.SequenceHeader(seq.id(), n));
             mc.setProperty(MulticastSender.SEQUENCE, seq);
             mc.setProperty(MulticastSender.MESSAGE_NUMBER, n);
+        } else if (mc.getOptions().getProperty(RmSource.ORDERED_TERMINATE) instanceof RmHeaders.SequenceHeader h) {
+            RmHeaders.addSequence(mc.getEnvelope(), h);
         }
         mc.setProperty(MulticastSender.TARGET, target);
         mc.setTransportOut(source.sender().description());

@@ -81,6 +81,10 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
     }
 
     private static void terminate(MessageContext in, MessageContext out, BftwsNode node, String id) throws RmFault {
+        if (in.getProperty(org.bftws.axis2.delivery.ServiceDelivery.DELIVERING) != null) {
+            terminateOrdered(in, out, node, id);
+            return;
+        }
         InboundSequence seq = node.destination().sequences().find(id).orElse(null);
         if (seq != null) {
             SequenceOwnership.check(in, id, node); // another party must not end a client's sequence
@@ -90,6 +94,28 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         } else if (node.destination().sequences().findByOffered(id).isEmpty()) {
             throw RmFault.unknownSequence(id);
         }
+        out.getEnvelope().getBody().addChild(RmBodies.identified("TerminateSequenceResponse", id, 0));
+        out.setWSAAction(Wsrm.TERMINATE_SEQUENCE_RESPONSE);
+    }
+
+    /**
+     * A replicated service's TerminateSequence executing in the total order (every replica at the same point; the
+     * core removes the sequence's last-reply entry as it reports the result): this node forgets its WS-RM state of
+     * the sequence. Ownership was checked when the request was accepted (or, relayed, by its client's signature).
+     */
+    private static void terminateOrdered(MessageContext in, MessageContext out, BftwsNode node, String id)
+            throws RmFault {
+        RmHeaders.SequenceHeader h = RmHeaders.sequence(in.getEnvelope());
+        if (h == null || !h.id().equals(id)) {
+            throw RmFault.invalidMessage("TerminateSequence names sequence " + id + " in its body but is ordered on "
+                    + (h == null ? "no sequence" : "sequence " + h.id()) + "; it ends nothing");
+        }
+        InboundSequence seq = node.destination().sequences().find(id).orElse(null);
+        if (seq != null) {
+            seq.close();
+            RmHeaders.addAcknowledgement(out.getEnvelope(), seq.acknowledgement());
+        }
+        node.destination().terminateOrdered(id, h.number());
         out.getEnvelope().getBody().addChild(RmBodies.identified("TerminateSequenceResponse", id, 0));
         out.setWSAAction(Wsrm.TERMINATE_SEQUENCE_RESPONSE);
     }

@@ -227,16 +227,41 @@ public final class RmDestination {
 
     /** TerminateSequence: forget the sequence and answer whatever of it was still waiting. */
     void terminate(String seqId) {
+        terminate(seqId, 0);
+        counters.sequencesTerminated.incrementAndGet();
+    }
+
+    /**
+     * A replicated service's TerminateSequence, ordered as message {@code own} of its sequence, is executing: the
+     * sequence is forgotten here like any terminated one, except that message, which its own reply answers.
+     */
+    void terminateOrdered(String seqId, long own) {
+        terminate(seqId, own);
+        counters.sequencesTerminated.incrementAndGet();
+    }
+
+    /**
+     * The replicas' ordered state says sequence {@code seqId} ended (a request on it was refused): whatever this
+     * node took on again for it (a replayed request adopts the unknown sequence) is forgotten.
+     */
+    public void forgetEnded(String seqId) {
+        terminate(seqId, 0);
+    }
+
+    private void terminate(String seqId, long own) {
         OrderingStep step = orderingOf(seqId);
         sequences.terminate(seqId);
         step.forget(seqId);
         replies.forget(seqId);
         for (PendingRequest r : pending.removeSequence(seqId)) {
+            if (r.messageNumber() == own) {
+                pending.add(r);
+                continue;
+            }
             CachedReply fault = FaultEnvelopes.serialise(r.message(),
                     RmFault.sequenceTerminated(seqId, "message " + r.messageNumber() + " was never delivered"));
             r.close().forEach(x -> x.answer(fault));
         }
-        counters.sequencesTerminated.incrementAndGet();
     }
 
     private void holdWithTimeout(PendingRequest r, HttpExchange x) {

@@ -9,13 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a checkpoint covers: the application state {@code get_state} returned and the last-reply table, as of
- * sequence number {@code seq}. Its canonical encoding is what the checkpoint digest is computed over and what state
- * transfer ships.
+ * What a checkpoint covers: the application state {@code get_state} returned and the last-reply table (its live
+ * entries and the identifiers of the sequences that ended), as of sequence number {@code seq}. Its canonical
+ * encoding is what the checkpoint digest is computed over and what state transfer ships.
  */
 record CheckpointState(long seq, byte[] applicationState, ReplyTable replies) {
 
-    private static final int FORMAT = 1;
+    /** Format 2 added the ended sequences after the entries. */
+    private static final int FORMAT = 2;
 
     byte[] encode() {
         try {
@@ -35,6 +36,10 @@ record CheckpointState(long seq, byte[] applicationState, ReplyTable replies) {
                 out.writeLong(e.getValue().number());
                 out.writeInt(reply.length);
                 out.write(reply);
+            }
+            out.writeInt(replies.endedClients().size());
+            for (String client : replies.endedClients()) {
+                out.writeUTF(client);
             }
             out.flush();
             return bytes.toByteArray();
@@ -62,10 +67,18 @@ record CheckpointState(long seq, byte[] applicationState, ReplyTable replies) {
                 long number = in.readLong();
                 entries.put(client, new ReplyTable.Entry(number, readBytes(in, encoded.length)));
             }
+            int endedCount = in.readInt();
+            if (endedCount < 0 || endedCount > encoded.length) {
+                throw new IllegalArgumentException("bad count of ended sequences " + endedCount);
+            }
+            java.util.List<String> ended = new java.util.ArrayList<>(endedCount);
+            for (int i = 0; i < endedCount; i++) {
+                ended.add(in.readUTF());
+            }
             if (in.available() != 0) {
                 throw new IllegalArgumentException("trailing bytes after the checkpoint");
             }
-            return new CheckpointState(seq, app, ReplyTable.of(entries));
+            return new CheckpointState(seq, app, ReplyTable.of(entries, ended));
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated checkpoint: " + e.getMessage(), e);
         }

@@ -26,13 +26,17 @@ public final class ExecutionNode implements Node {
     private int view;
 
     public ExecutionNode(int id, Membership membership, ReplicaOptions options) {
+        this(id, membership, options, SequenceRules.NONE);
+    }
+
+    public ExecutionNode(int id, Membership membership, ReplicaOptions options, SequenceRules rules) {
         if (membership.role(id) != Role.EXECUTE) {
             throw new IllegalArgumentException("node " + id + " is not an execution node");
         }
         this.id = id;
         this.membership = membership;
         this.options = options;
-        this.execution = new ExecutionStage(id, options, out);
+        this.execution = new ExecutionStage(id, options, out, rules);
         this.checkpoints = new Checkpoints(membership, options);
         this.stateTransfer = new StateTransfer(id, membership, options, out);
         this.committed = new CommitVouches(membership);
@@ -52,6 +56,11 @@ public final class ExecutionNode implements Node {
     @Override
     public long lastExecuted() {
         return execution.lastExecuted();
+    }
+
+    @Override
+    public int replyEntries() {
+        return execution.replyEntries();
     }
 
     @Override

@@ -22,6 +22,7 @@ final class ExecutionStage {
     private final int id;
     private final ReplicaOptions options;
     private final Outbox out;
+    private final SequenceRules rules;
     private ReplyTable replies = new ReplyTable();
     /** Last sequence number whose results were reported. */
     private long lastExecuted;
@@ -35,14 +36,23 @@ final class ExecutionStage {
     private CheckpointState installing;
     private byte[] installingEncoded;
 
-    ExecutionStage(int id, ReplicaOptions options, Outbox out) {
+    ExecutionStage(int id, ReplicaOptions options, Outbox out, SequenceRules rules) {
         this.id = id;
+        this.rules = rules;
         this.options = options;
         this.out = out;
     }
 
     long lastExecuted() {
         return lastExecuted;
+    }
+
+    int replyEntries() {
+        return replies.size();
+    }
+
+    ReplyTable replyTable() {
+        return replies.copy();
     }
 
     long lastQueued() {
@@ -74,6 +84,7 @@ final class ExecutionStage {
                         effective.add(req);
                     }
                     case DUPLICATE -> answerFromCache(req.id(), r.view());
+                    case ENDED -> answerEnded(req.id(), r.view());
                     case OUT_OF_ORDER -> out.drop(req.id(), "ordered before its predecessor in its client's sequence; left for later");
                 }
             }
@@ -90,9 +101,17 @@ final class ExecutionStage {
         Ready r = running;
         running = null;
         for (int i = 0; i < results.size(); i++) {
-            RequestId rid = r.requests().get(i).id();
-            replies.executed(rid, results.get(i));
-            out.toClient(rid.client(), new Reply(rid, r.view(), results.get(i), id));
+            Request req = r.requests().get(i);
+            RequestId rid = req.id();
+            if (rules.terminates(req)) {
+                // The sequence's TerminateSequence, ordered like a request: every executor removes the entry here.
+                // Its reply is the one a retransmission of it gets later too, so the client's vote always agrees.
+                replies.end(rid.client());
+                out.toClient(rid.client(), new Reply(rid, r.view(), Reply.sequenceEnded("terminated"), id));
+            } else {
+                replies.executed(rid, results.get(i));
+                out.toClient(rid.client(), new Reply(rid, r.view(), results.get(i), id));
+            }
         }
         if (installing != null) {
             return;
@@ -105,13 +124,24 @@ final class ExecutionStage {
         pump();
     }
 
-    /** A client's request that is already executed: true when it is a duplicate (and its cached reply was sent). */
+    /**
+     * A client's request that is already executed, or on a sequence that ended: true when so (and its cached reply,
+     * or the refusal, was sent).
+     */
     boolean answerDuplicate(Request r, int view) {
-        if (replies.verdict(r.id()) != ReplyTable.Verdict.DUPLICATE) {
-            return false;
+        switch (replies.verdict(r.id())) {
+            case DUPLICATE -> answerFromCache(r.id(), view);
+            case ENDED -> answerEnded(r.id(), view);
+            default -> {
+                return false;
+            }
         }
-        answerFromCache(r.id(), view);
         return true;
+    }
+
+    /** A request on a sequence that ended: refused with the same result at every correct executor, not executed. */
+    private void answerEnded(RequestId rid, int view) {
+        out.toClient(rid.client(), new Reply(rid, view, Reply.sequenceEnded("terminated"), id));
     }
 
     private void answerFromCache(RequestId rid, int view) {

@@ -41,6 +41,11 @@ public interface Node {
 
     long stableCheckpoint();
 
+    /** Live entries of this node's last-reply table (one per client sequence that has not ended); -1 without one. */
+    default int replyEntries() {
+        return -1;
+    }
+
     /** Creates the node that {@code membership} gives {@code id}: an agreement replica or an execution node. */
     static Node create(int id, Membership membership, ReplicaOptions options) {
         return create(id, membership, options, client -> false);
@@ -52,7 +57,16 @@ public interface Node {
      */
     static Node create(int id, Membership membership, ReplicaOptions options,
                        java.util.function.Predicate<String> gatedClient) {
-        return membership.role(id).orders() ? new Replica(id, membership, options, gatedClient)
-                : new ExecutionNode(id, membership, options);
+        return create(id, membership, options, gatedClient, SequenceRules.NONE);
+    }
+
+    /**
+     * As {@link #create(int, Membership, ReplicaOptions, java.util.function.Predicate)}, with the rules that end
+     * client sequences ({@link SequenceRules}: which requests terminate their sequence).
+     */
+    static Node create(int id, Membership membership, ReplicaOptions options,
+                       java.util.function.Predicate<String> gatedClient, SequenceRules rules) {
+        return membership.role(id).orders() ? new Replica(id, membership, options, gatedClient, rules)
+                : new ExecutionNode(id, membership, options, rules);
     }
 }

@@ -17,6 +17,7 @@ public final class Replica implements Node {
     private final int id;
     final Membership membership;
     final ReplicaOptions options;
+    final SequenceRules rules;
     final Outbox out = new Outbox();
     final RequestStore requests;
     final BatchPacing pacing;
@@ -61,18 +62,25 @@ public final class Replica implements Node {
      *                    it votes for them: a caller group's virtual sequence (paper 3.4); see {@link LocalAdmissions}
      */
     public Replica(int id, Membership membership, ReplicaOptions options, java.util.function.Predicate<String> gatedClient) {
+        this(id, membership, options, gatedClient, SequenceRules.NONE);
+    }
+
+    /** @param rules which requests end their client's sequence ({@link SequenceRules}) */
+    public Replica(int id, Membership membership, ReplicaOptions options, java.util.function.Predicate<String> gatedClient,
+                   SequenceRules rules) {
         if (!membership.isAgreementNode(id)) {
             throw new IllegalArgumentException("node " + id + " does not order requests");
         }
         this.id = id;
         this.membership = membership;
         this.options = options;
+        this.rules = rules;
         this.requests = new RequestStore(options.maxPendingPerClient());
         this.pacing = new BatchPacing(options.clientWaitTicks());
         this.checkpoints = new Checkpoints(membership, options);
         this.claims = new RequestClaims(membership, id);
         this.admissions = new LocalAdmissions(gatedClient, claims);
-        this.execution = membership.isExecutor(id) ? new ExecutionStage(id, options, out) : null;
+        this.execution = membership.isExecutor(id) ? new ExecutionStage(id, options, out, rules) : null;
         this.stateTransfer = new StateTransfer(id, membership, options, out);
         this.viewChanges = new ViewChangeProtocol(this, membership, options, checkpoints);
         this.status = new StatusResponder(this);
@@ -103,6 +111,16 @@ public final class Replica implements Node {
     @Override
     public long lastExecuted() {
         return execution != null ? execution.lastExecuted() : lastCommitted;
+    }
+
+    /** A copy of this node's last-reply table (null when it does not execute); for tests. */
+    ReplyTable replyTable() {
+        return execution == null ? null : execution.replyTable();
+    }
+
+    @Override
+    public int replyEntries() {
+        return execution == null ? -1 : execution.replyEntries();
     }
 
     @Override
@@ -286,8 +304,8 @@ public final class Replica implements Node {
             if (s.prePreparedAt >= 0) {
                 pacing.ordered(now - s.prePreparedAt);
             }
-            for (RequestRef r : s.committedBatch.requests()) {
-                requests.committed(r.id());
+            for (Request r : bodies) {
+                requests.committed(r.id(), rules.terminates(r));
                 claims.ordered(r.id());
                 pacing.committed(r.id().client(), now);
             }

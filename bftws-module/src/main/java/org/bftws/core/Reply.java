@@ -15,6 +15,26 @@ public record Reply(RequestId request, int view, byte[] result, int sender) impl
         return result.clone();
     }
 
+    /**
+     * The result every correct executor sends for a request on a sequence that ended ({@code why}: "terminated"):
+     * the request is not executed. It starts with a NUL byte, which no XML reply body (the adapter's results) and
+     * no application result of the simulator begins with, so it cannot be mistaken for a service's reply.
+     */
+    public static byte[] sequenceEnded(String why) {
+        return ("\0bftws:sequence-ended:" + why).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Why the sequence ended, when {@code result} is a {@link #sequenceEnded} result; else empty. */
+    public static java.util.Optional<String> endedReason(byte[] result) {
+        String prefix = "\0bftws:sequence-ended:";
+        if (result.length < prefix.length() || result[0] != 0) {
+            return java.util.Optional.empty();
+        }
+        String text = new String(result, java.nio.charset.StandardCharsets.UTF_8);
+        return text.startsWith(prefix) ? java.util.Optional.of(text.substring(prefix.length()))
+                : java.util.Optional.empty();
+    }
+
     public Digest resultDigest() {
         return Digest.of(result);
     }

@@ -33,6 +33,11 @@ final class RequestStore {
     private final TreeMap<String, TreeMap<Long, List<Waiting>>> waiting = new TreeMap<>();
     private final Map<String, Long> committed = new HashMap<>();
     private final Map<String, Long> proposed = new HashMap<>();
+    /**
+     * Clients whose sequence ended (their TerminateSequence committed): everything they send counts as ordered
+     * already, and nothing else of them is kept.
+     */
+    private final Set<String> ended = new java.util.HashSet<>();
     /** Digests that accepted pre-prepares name but whose bodies have not arrived, with the slots that wait. */
     private final Map<Digest, TreeSet<Long>> awaited = new HashMap<>();
     private long arrivals;
@@ -136,17 +141,26 @@ final class RequestStore {
         return !awaited.isEmpty();
     }
 
+    /** The client's last number committed in sequence order; every number for a sequence that ended. */
     long committedNumber(String client) {
-        return committed.getOrDefault(client, 0L);
+        return ended.contains(client) ? Long.MAX_VALUE : committed.getOrDefault(client, 0L);
+    }
+
+    boolean ended(String client) {
+        return ended.contains(client);
     }
 
     /**
      * Request {@code id} was committed in sequence order. Only the client's next number advances it; anything else
      * is a duplicate or out of order and changes nothing (an out-of-order request stays waiting).
      */
-    void committed(RequestId id) {
+    void committed(RequestId id, boolean terminates) {
         long last = committedNumber(id.client());
-        if (id.number() != last + 1) {
+        if (ended.contains(id.client()) || id.number() != last + 1) {
+            return;
+        }
+        if (terminates) {
+            end(id.client());
             return;
         }
         committed.put(id.client(), id.number());
@@ -160,8 +174,17 @@ final class RequestStore {
         }
     }
 
+    /** The client's sequence ended: its progress and waiting requests are forgotten, the fact that it ended kept. */
+    private void end(String client) {
+        ended.add(client);
+        committed.remove(client);
+        proposed.remove(client);
+        waiting.remove(client);
+    }
+
     /** After a state transfer: clients' progress as the installed last-reply table says. */
     void jumpTo(ReplyTable table) {
+        table.endedClients().forEach(this::end);
         for (Map.Entry<String, ReplyTable.Entry> e : table.entries().entrySet()) {
             long n = e.getValue().number();
             if (n > committedNumber(e.getKey())) {
@@ -189,7 +212,7 @@ final class RequestStore {
     void markProposed(Batch b) {
         for (RequestRef ref : b.requests()) {
             String c = ref.id().client();
-            if (ref.id().number() == nextToPropose(c)) {
+            if (!ended.contains(c) && ref.id().number() == nextToPropose(c)) {
                 proposed.put(c, ref.id().number());
             }
         }

@@ -26,6 +26,8 @@ final class Oracle {
     private final Map<RequestId, byte[]> replies = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
     private final Set<String> reported = new HashSet<>();
+    /** Clients whose sequence a correct executor ended (its TerminateSequence executed), with the sequence number. */
+    private final Map<String, Long> endedAt = new HashMap<>();
     /** Nested requests that reached a correct node's gate, i.e. were admitted there (Simulation.NESTED_CLIENT). */
     private final Set<Digest> admittedNested = new HashSet<>();
 
@@ -67,6 +69,13 @@ final class Oracle {
                 violation("nested admission", "node " + node + " executed " + r + ", which no correct replica's gate"
                         + " admitted (only a faulty caller replica sent it)");
             }
+            Long end = endedAt.get(r.id().client());
+            if (end != null && end < seq) {
+                violation("exactly-once", r + " executed at " + seq + " on a sequence that ended at " + end);
+            }
+            if (SimClient.terminates(r)) {
+                endedAt.putIfAbsent(r.id().client(), seq);
+            }
             Long earlier = executedAt.putIfAbsent(r.id(), seq);
             if (earlier != null) {
                 violation("exactly-once", r.id() + " executed at " + earlier + " and again at " + seq);
@@ -92,6 +101,20 @@ final class Oracle {
         byte[] first = replies.putIfAbsent(id, result);
         if (first != null && !Arrays.equals(first, result)) {
             violation("agreement", "node " + node + " replied differently to " + id);
+        }
+    }
+
+    /**
+     * A client accepted an answer on its ended sequence: that it ended, which must be true (a correct executor
+     * executed its TerminateSequence), or the reply correct executors gave the request when it executed (those that
+     * have not executed the end yet answer from their table); anything else lies.
+     */
+    void acceptedEnded(String client, RequestId id, byte[] result) {
+        if (org.bftws.core.Reply.endedReason(result).isEmpty()) {
+            // executors that have not executed the end yet still answer the last request from their table
+            accepted(client, id, result);
+        } else if (!endedAt.containsKey(id.client())) {
+            violation("client safety", client + " was told its sequence ended at " + id + ", which never happened");
         }
     }
 

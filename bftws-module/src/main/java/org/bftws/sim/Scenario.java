@@ -18,7 +18,26 @@ public record Scenario(long seed, String configuration, Membership membership, R
                        int correctClients, int requestsPerClient, boolean byzantineClient,
                        double loss, double duplication, int maxDelay, int faultTicks,
                        List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
-                       boolean macRequests) {
+                       boolean macRequests, SequenceEnds ends) {
+
+    /**
+     * How client sequences end: {@code terminate}: every correct client ends its sequence with a TerminateSequence
+     * (ordered like a request) after its last request; {@code replayer}: one more client does so too and then, like
+     * a Byzantine client, replays its old requests and sends new ones on the ended sequence, none of which may execute.
+     */
+    public record SequenceEnds(boolean terminate, boolean replayer) {
+        public static final SequenceEnds NONE = new SequenceEnds(false, false);
+    }
+
+    /** A schedule in which client sequences never end. */
+    public Scenario(long seed, String configuration, Membership membership, ReplicaOptions options,
+                    int correctClients, int requestsPerClient, boolean byzantineClient,
+                    double loss, double duplication, int maxDelay, int faultTicks,
+                    List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
+                    boolean macRequests) {
+        this(seed, configuration, membership, options, correctClients, requestsPerClient, byzantineClient, loss,
+                duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests, SequenceEnds.NONE);
+    }
 
     /** Nodes in {@code isolated} can exchange no messages with the others during [from, to). */
     public record Partition(int from, int to, Set<Integer> isolated) {
@@ -51,7 +70,7 @@ public record Scenario(long seed, String configuration, Membership membership, R
      * short delays. A view change in such a schedule would be one a client forced.
      */
     public boolean onlyTheClientMisbehaves() {
-        return byzantineClient && byzantine.isEmpty() && crashes.isEmpty() && partitions.isEmpty() && loss == 0
+        return (byzantineClient || ends.replayer()) && byzantine.isEmpty() && crashes.isEmpty() && partitions.isEmpty() && loss == 0
                 && duplication == 0 && maxDelay <= 3;
     }
 
@@ -61,7 +80,9 @@ public record Scenario(long seed, String configuration, Membership membership, R
                 .append(membership.f()).append(", ").append(membership.size()).append(" nodes, ")
                 .append(correctClients).append(" clients x ").append(requestsPerClient).append(" requests")
                 .append(byzantineClient ? " + a Byzantine client" : "")
-                .append(macRequests ? ", requests authenticated with MACs" : "").append('\n');
+                .append(ends.replayer() ? " + a client replaying on its ended sequence" : "")
+                .append(macRequests ? ", requests authenticated with MACs" : "")
+                .append(ends.terminate() ? ", clients terminate their sequences" : "").append('\n');
         sb.append("  options ").append(options).append('\n');
         sb.append(String.format("  network: loss %.2f, duplication %.2f, delay 1..%d ticks; faults until tick %d%n",
                 loss, duplication, maxDelay, faultTicks));

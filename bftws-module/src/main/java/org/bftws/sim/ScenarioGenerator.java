@@ -95,6 +95,9 @@ public final class ScenarioGenerator {
         boolean byzantineClient = rnd.nextInt(5) == 0;
         // The request-authentication mode and what goes with it come from a stream of their own, so that every
         // schedule drawn before it existed is still drawn as it was (with signatures) when the mode is not MAC.
+        // How sequences end, from a stream of its own as well.
+        Random endings = new Random(seed * 131 + 0x656e64);
+        Scenario.SequenceEnds ends = new Scenario.SequenceEnds(endings.nextBoolean(), endings.nextInt(4) == 0);
         Random mac = new Random(seed * 31 + 0x6d6163);
         boolean macRequests = mac.nextBoolean();
         if (macRequests) {
@@ -109,11 +112,11 @@ public final class ScenarioGenerator {
             if (byzantineClient && mac.nextInt(3) == 0) {
                 // a schedule in which only the client misbehaves: it must not be able to force a view change
                 return new Scenario(seed, configuration, m, options, clients, requests, true, 0, 0,
-                        1 + mac.nextInt(3), faultTicks, List.of(), List.of(), Map.of(), true);
+                        1 + mac.nextInt(3), faultTicks, List.of(), List.of(), Map.of(), true, ends);
             }
         }
         return new Scenario(seed, configuration, m, options, clients, requests, byzantineClient, loss, duplication,
-                maxDelay, faultTicks, partitions, crashes, byzantine, macRequests);
+                maxDelay, faultTicks, partitions, crashes, byzantine, macRequests, ends);
     }
 
     private static int pickNode(Random rnd, int size, Set<Integer> taken) {

@@ -68,7 +68,7 @@ public final class Simulation {
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
             disks.add(new ArrayList<>());
-            nodes[i] = Node.create(i, membership, scenario.options(), this::gated);
+            nodes[i] = Node.create(i, membership, scenario.options(), this::gated, SimClient::terminates);
             apps[i] = new SimApplication();
             if (scenario.byzantine().containsKey(i)) {
                 tamperers[i] = new Tamperer(i, scenario.byzantine().get(i), membership,
@@ -76,7 +76,11 @@ public final class Simulation {
             }
         }
         for (int c = 0; c < scenario.correctClients(); c++) {
-            addClient(new SimClient("c" + c, scenario.requestsPerClient(), false, membership, null));
+            addClient(new SimClient("c" + c, scenario.requestsPerClient(), false, scenario.ends().terminate(), false,
+                    membership, null));
+        }
+        if (scenario.ends().replayer()) {
+            addClient(new SimClient("replayer", scenario.requestsPerClient(), false, true, true, membership, null));
         }
         if (scenario.byzantineClient()) {
             addClient(new SimClient("evil", scenario.requestsPerClient(), true, membership,
@@ -105,7 +109,7 @@ public final class Simulation {
     long livenessBound() {
         long timeout = scenario.options().viewChangeTimeout();
         int f = membership.f();
-        return (timeout << (f + 3)) * 2 + (long) scenario.requestsPerClient() * (2 * timeout + 2L * SimClient.RETRANSMIT_TICKS);
+        return (timeout << (f + 3)) * 2 + (scenario.requestsPerClient() + 1L) * (2 * timeout + 2L * SimClient.RETRANSMIT_TICKS);
     }
 
     private Result run() {
@@ -227,7 +231,8 @@ public final class Simulation {
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
                 down[c.node()] = false;
                 if (c.restart() != Scenario.Restart.MEMORY) {
-                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), this::gated);
+                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), this::gated,
+                            SimClient::terminates);
                     apps[c.node()] = new SimApplication();
                 }
                 trace("node " + c.node() + " restarts (" + c.restart() + ")");
@@ -312,7 +317,8 @@ public final class Simulation {
                 }
                 List<byte[]> results = new ArrayList<>();
                 for (Request r : e.requests()) {
-                    byte[] result = apps[i].execute(r);
+                    // a TerminateSequence runs the WS-RM layer, not the service; the core answers it itself
+                    byte[] result = SimClient.terminates(r) ? Reply.sequenceEnded("terminated") : apps[i].execute(r);
                     results.add(result);
                     if (correct) {
                         oracle.replied(i, r.id(), result);
@@ -399,6 +405,11 @@ public final class Simulation {
 
     Signatures signatures() {
         return signatures;
+    }
+
+    /** The replayer was told, by f+1 executors alike, that its sequence ended. */
+    void replayRefused() {
+        count("replays refused: sequence ended");
     }
 
     Oracle oracle() {

@@ -77,6 +77,12 @@ public final class SimulatorRuns {
         if (s.macRequests()) {
             add.accept("schedule: requests authenticated with MACs", 1L);
         }
+        if (s.ends().terminate()) {
+            add.accept("schedule: clients terminate their sequences", 1L);
+        }
+        if (s.ends().replayer()) {
+            add.accept("schedule: a client replays on its ended sequence", 1L);
+        }
         if (s.onlyTheClientMisbehaves()) {
             add.accept("schedule: only the client misbehaves", 1L);
         }

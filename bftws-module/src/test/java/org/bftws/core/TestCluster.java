@@ -36,20 +36,26 @@ final class TestCluster {
     long tick;
     /** Clients whose requests need each replica's own admission (a caller group's virtual sequences). */
     private final Predicate<String> gated;
+    private final SequenceRules rules;
 
     TestCluster(Membership membership, ReplicaOptions options) {
         this(membership, options, client -> false);
     }
 
     TestCluster(Membership membership, ReplicaOptions options, Predicate<String> gated) {
+        this(membership, options, gated, SequenceRules.NONE);
+    }
+
+    TestCluster(Membership membership, ReplicaOptions options, Predicate<String> gated, SequenceRules rules) {
         this.gated = gated;
+        this.rules = rules;
         this.membership = membership;
         this.options = options;
         this.nodes = new Node[membership.size()];
         this.appState = new long[membership.size()];
         this.down = new boolean[membership.size()];
         for (int i = 0; i < nodes.length; i++) {
-            nodes[i] = Node.create(i, membership, options, gated);
+            nodes[i] = Node.create(i, membership, options, gated, rules);
             executed.put(i, new ArrayList<>());
             committed.put(i, new ArrayList<>());
             dropped.put(i, new ArrayList<>());
@@ -136,7 +142,7 @@ final class TestCluster {
 
     /** Restarts node {@code i} as a new process that recovers from its data directory (its application starts empty). */
     void restartFromDisk(int i) {
-        nodes[i] = Node.create(i, membership, options, gated);
+        nodes[i] = Node.create(i, membership, options, gated, rules);
         appState[i] = 0;
         down[i] = false;
         handle(i, nodes[i].recover(DurableState.of(disks.get(i))));
@@ -144,7 +150,7 @@ final class TestCluster {
 
     /** Restarts node {@code i} with empty memory and an empty application. */
     void restartEmpty(int i) {
-        nodes[i] = Node.create(i, membership, options, gated);
+        nodes[i] = Node.create(i, membership, options, gated, rules);
         appState[i] = 0;
         down[i] = false;
     }

@@ -11,6 +11,7 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.RmBodies;
+import org.bftws.axis2.RmHeaders;
 import org.bftws.axis2.tier.NestedNumbering;
 import org.bftws.axis2.tier.NestedSequences;
 import org.bftws.config.GroupConfig;
@@ -31,6 +32,11 @@ public final class RmSource {
     public static final String SEQUENCE_KEY = "bftws.sequenceKey";
     /** Options property: "false" sends this client's messages without WS-RM. */
     public static final String RM_ENABLED = "bftws.rm";
+    /**
+     * Options property: the wsrm:Sequence header ({@link RmHeaders.SequenceHeader}) a TerminateSequence to a
+     * replicated group carries, which orders it like a request.
+     */
+    public static final String ORDERED_TERMINATE = "bftws.orderedTerminate";
     /** Sequence key of a group's virtual sequence for nested calls. */
     private static final String NESTED_KEY = "bftws-nested";
 
@@ -117,13 +123,22 @@ public final class RmSource {
             return false;
         }
         s.terminate();
+        Target target = resolve(address);
+        // a replicated group orders the TerminateSequence like a request: as the sequence's next message
+        Object ordered = target.group() != null && !target.group().wsrmOnly()
+                ? new RmHeaders.SequenceHeader(s.id(), s.lastMessageNumber() + 1) : null;
         OMElement response = call(address, Wsrm.TERMINATE_SEQUENCE,
-                RmBodies.identified("TerminateSequence", s.id(), s.lastMessageNumber()), null);
+                RmBodies.identified("TerminateSequence", s.id(), s.lastMessageNumber()), null, ordered);
         RmBodies.identifier(response, "TerminateSequenceResponse");
         return true;
     }
 
     private OMElement call(String address, String action, OMElement body, Object backoff) throws AxisFault {
+        return call(address, action, body, backoff, null);
+    }
+
+    private OMElement call(String address, String action, OMElement body, Object backoff, Object sequenceHeader)
+            throws AxisFault {
         ServiceClient client = new ServiceClient(configuration, null);
         try {
             // the application may have engaged the modules on its own ServiceClient only (not in axis2.xml): the
@@ -139,6 +154,9 @@ public final class RmSource {
             options.setTimeOutInMilliSeconds(timeoutMillis);
             if (backoff != null) {
                 options.setProperty(MulticastSender.BACKOFF, backoff);
+            }
+            if (sequenceHeader != null) {
+                options.setProperty(ORDERED_TERMINATE, sequenceHeader);
             }
             client.setOptions(options);
             OMElement response = client.sendReceive(body);

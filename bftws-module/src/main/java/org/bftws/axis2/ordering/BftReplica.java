@@ -76,7 +76,7 @@ public final class BftReplica {
 
     private BftReplica(ConfigurationContext context, GroupConfig group, String name, AxisService service,
                        ReplicasConfig config, PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
-                       RmSource source) throws AxisFault {
+                       RmSource source, java.util.function.Consumer<String> endedSequences) throws AxisFault {
         this.group = group;
         this.directory = NodeDirectory.of(group);
         this.self = directory.id(name).orElseThrow();
@@ -104,8 +104,8 @@ public final class BftReplica {
         // gated like a caller group's virtual sequence (docs/protocol.md, "Requests authenticated with MACs")
         boolean macRequests = security.profile() == org.bftws.config.SecurityProfile.MAC;
         java.util.function.Predicate<String> gated = macRequests ? client -> true : virtualSequences::contains;
-        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), gated);
-        this.replies = new ReplyRouter(pending, envelopes);
+        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), gated, new TerminateRequests());
+        this.replies = new ReplyRouter(pending, envelopes, endedSequences);
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
                 source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self),
                 group.protocol().clientTimeout());
@@ -196,7 +196,8 @@ public final class BftReplica {
      */
     public static BftReplica create(ConfigurationContext context, ReplicasConfig config, String name,
                                     PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
-                                    RmSource source) throws AxisFault {
+                                    RmSource source, java.util.function.Consumer<String> endedSequences)
+            throws AxisFault {
         if (name == null) {
             return null;
         }
@@ -212,7 +213,8 @@ public final class BftReplica {
         if (service == null) {
             return null;
         }
-        BftReplica replica = new BftReplica(context, group, name, service, config, pending, envelopes, sequences, source);
+        BftReplica replica = new BftReplica(context, group, name, service, config, pending, envelopes, sequences, source,
+                endedSequences);
         LOG.info("{} is replica {} of {} (f={}, configuration {}, {})", name, replica.self, group.service(), group.f(),
                 group.configuration(), group.security().profile());
         return replica;

@@ -42,9 +42,13 @@ final class ReplyRouter {
         return t;
     });
 
-    ReplyRouter(PendingRequests pending, ReplyCache envelopes) {
+    /** Told the id of a sequence the core refused a request on because it ended: the RM layer forgets it again. */
+    private final java.util.function.Consumer<String> endedSequences;
+
+    ReplyRouter(PendingRequests pending, ReplyCache envelopes, java.util.function.Consumer<String> endedSequences) {
         this.pending = pending;
         this.envelopes = envelopes;
+        this.endedSequences = endedSequences;
     }
 
     void reply(Reply reply) {
@@ -71,17 +75,68 @@ final class ReplyRouter {
     private void answer(Reply reply) {
         RequestId id = reply.request();
         PendingRequest waiting = pending.find(id.client(), id.number()).orElse(null);
+        java.util.Optional<String> ended = Reply.endedReason(reply.result());
         if (waiting == null) {
+            if (ended.isPresent()) {
+                endedSequences.accept(id.client());
+            }
             return; // nobody waits here: a retransmission will be answered from the cache
         }
-        CachedReply envelope = envelopes.get(id.client(), id.number()).orElse(null);
-        if (envelope == null) {
+        CachedReply envelope = ended.isPresent() ? null : envelopes.get(id.client(), id.number()).orElse(null);
+        if (ended.isPresent()) {
+            envelope = endedAnswer(waiting.message(), id, ended.get());
+        } else if (envelope == null) {
             envelope = rebuild(waiting.message(), reply.result());
         }
         pending.remove(waiting);
         List<HttpExchange> exchanges = waiting.close();
         for (HttpExchange x : exchanges) {
             x.answer(envelope);
+        }
+        if (ended.isPresent()) {
+            endedSequences.accept(id.client());
+        }
+    }
+
+    /**
+     * The answer to a request on a sequence that ended, the same at every correct replica (the client votes on it):
+     * to its TerminateSequence (a retransmission) the TerminateSequenceResponse again, to anything else a
+     * wsrm:SequenceTerminated fault saying so; signed through the out-flow like every reply.
+     */
+    private CachedReply endedAnswer(MessageContext request, RequestId id, String why) {
+        if (org.bftws.rm.Wsrm.TERMINATE_SEQUENCE.equals(request.getWSAAction())) {
+            OMElement response = org.bftws.axis2.RmBodies.identified("TerminateSequenceResponse", id.client(), 0);
+            return rebuild(request, response.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return rebuildFault(request, org.bftws.axis2.RmFault.sequenceTerminated(id.client(), "the sequence was " + why
+                + " by an ordered decision of the replicas, so message " + id.number() + " is not executed (it may be"
+                + " a replay); create a new sequence"));
+    }
+
+    private CachedReply rebuildFault(MessageContext request, org.bftws.axis2.RmFault fault) {
+        try {
+            MessageContext out = MessageContextBuilder.createOutMessageContext(request);
+            org.apache.axiom.soap.SOAPFactory f = request.isSOAP11()
+                    ? org.apache.axiom.om.OMAbstractFactory.getSOAP11Factory()
+                    : org.apache.axiom.om.OMAbstractFactory.getSOAP12Factory();
+            SOAPEnvelope envelope = f.getDefaultFaultEnvelope();
+            org.apache.axiom.soap.SOAPFault soapFault = envelope.getBody().getFault();
+            if (request.isSOAP11()) {
+                soapFault.getCode().setValue(fault.rmCode());
+                soapFault.getReason().setText(fault.getReason());
+            } else {
+                soapFault.getCode().setValue(fault.getFaultCode());
+                f.createSOAPFaultSubCode(soapFault.getCode()).setValue(fault.rmCode());
+                f.createSOAPFaultText(soapFault.getReason()).setText(fault.getReason());
+            }
+            out.setEnvelope(envelope);
+            out.setProcessingFault(true);
+            out.setTransportOut(capture.description());
+            AxisEngine.send(out);
+            return (CachedReply) out.getOperationContext().getProperty(ReplyCapture.CAPTURED);
+        } catch (AxisFault | RuntimeException e) {
+            LOG.warn("could not build the fault for {}: {}", request.getMessageID(), e.toString());
+            return null;
         }
     }
 

@@ -309,6 +309,11 @@ public final class TotalOrderManager {
         return measurements;
     }
 
+    /** Live entries of the core's last-reply table (client sequences that have not ended); -1 if it keeps none. */
+    public synchronized int replyEntries() {
+        return core.replyEntries();
+    }
+
     /**
      * The core's last executed sequence number, as of its last outputs (recorded by {@link #route}), read without
      * the core's lock: monitoring (JMX, the status page) asks for it at any time.

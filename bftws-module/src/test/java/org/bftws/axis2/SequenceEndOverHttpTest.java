@@ -1,0 +1,115 @@
+package org.bftws.axis2;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.axis2.client.ServiceClient;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.wsdl.WSDLConstants;
+import org.bftws.axis2.client.MulticastSender;
+import org.bftws.rm.OutboundSequence;
+import org.bftws.samples.echo.EchoService;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Four replicas over real HTTP: a client's TerminateSequence is ordered like a request and removes the sequence's
+ * last-reply entry on every replica; a request replayed on the ended sequence, or a new one, gets a fault saying so
+ * and executes nowhere.
+ */
+class SequenceEndOverHttpTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTerminatedSequenceLeavesEveryReplicaAndARequestOnItLaterGetsAFaultAndIsNotExecuted() throws Exception {
+        int[] p = NodeServer.freePorts(4);
+        List<String> endpoints = new ArrayList<>();
+        for (int port : p) {
+            endpoints.add(EchoReplicas.endpoint(port));
+        }
+        try (EchoReplicas group = new EchoReplicas(dir, "none", "clientTimeout=\"5s\" viewChangeTimeout=\"10s\"",
+                endpoints)) {
+            List<ConfigurationContext> replicas = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                replicas.add(group.startNode(i, p[i], null));
+            }
+            ConfigurationContext ctx = group.client();
+            ServiceClient client = TestNodes.serviceClient(ctx, EchoReplicas.GROUP);
+            TestNodes.call(client, TestNodes.append("one"));
+            TestNodes.call(client, TestNodes.append("two"));
+            OutboundSequence seq = (OutboundSequence) client.getLastOperationContext()
+                    .getMessageContext(WSDLConstants.MESSAGE_LABEL_OUT_VALUE).getProperty(MulticastSender.SEQUENCE);
+            for (ConfigurationContext r : replicas) {
+                assertEquals(1, manager(r).replyEntries());
+            }
+            long executedBefore = manager(replicas.get(0)).lastExecuted();
+
+            assertTrue(BftwsNode.of(ctx).source().terminate(EchoReplicas.GROUP, null), "the client had a sequence");
+            for (ConfigurationContext r : replicas) {
+                waitFor(() -> manager(r).replyEntries() == 0);
+                assertEquals(0, manager(r).replyEntries(), "the terminated sequence's entry is gone");
+                assertTrue(BftwsNode.of(r).destination().sequences().find(seq.id()).isEmpty());
+            }
+            long executedAfterTerminate = manager(replicas.get(0)).lastExecuted();
+            assertTrue(executedAfterTerminate > executedBefore, "the terminate was ordered");
+
+            // a replay of message 1 (it appended "one") and a new message 3, straight to every replica
+            for (long n : new long[] {1, 3}) {
+                for (String endpoint : endpoints) {
+                    HttpResponse<String> answer = post(endpoint, append(endpoint, seq.id(), n, "again"));
+                    assertEquals(500, answer.statusCode(), answer.body());
+                    assertTrue(answer.body().contains("SequenceTerminated") && answer.body().contains("terminated"),
+                            answer.body());
+                }
+            }
+            for (ConfigurationContext r : replicas) {
+                assertEquals(0, manager(r).replyEntries());
+                assertEquals(executedAfterTerminate, manager(r).lastExecuted(), "nothing more was ordered");
+                assertTrue(BftwsNode.of(r).destination().sequences().find(seq.id()).isEmpty(),
+                        "the refused requests leave no WS-RM state behind");
+            }
+        }
+    }
+
+    private static org.bftws.axis2.ordering.TotalOrderManager manager(ConfigurationContext replica) {
+        return BftwsNode.of(replica).replica().manager();
+    }
+
+    private static String append(String to, String sequence, long n, String value) {
+        return "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
+                + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\""
+                + " xmlns:wsrm=\"http://docs.oasis-open.org/ws-rx/wsrm/200702\"><soapenv:Header>"
+                + "<wsa:To>" + to + "</wsa:To><wsa:MessageID>urn:uuid:" + java.util.UUID.randomUUID()
+                + "</wsa:MessageID><wsa:Action>" + EchoService.NS + "/append</wsa:Action>"
+                + "<wsrm:Sequence soapenv:mustUnderstand=\"1\"><wsrm:Identifier>" + sequence + "</wsrm:Identifier>"
+                + "<wsrm:MessageNumber>" + n + "</wsrm:MessageNumber></wsrm:Sequence></soapenv:Header><soapenv:Body>"
+                + "<e:append xmlns:e=\"" + EchoService.NS + "\"><e:value>" + value + "</e:value></e:append>"
+                + "</soapenv:Body></soapenv:Envelope>";
+    }
+
+    private static HttpResponse<String> post(String endpoint, String envelope) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint))
+                .header("Content-Type", "text/xml; charset=UTF-8")
+                .header("SOAPAction", "\"" + EchoService.NS + "/append\"")
+                .timeout(java.time.Duration.ofSeconds(20))
+                .POST(HttpRequest.BodyPublishers.ofString(envelope)).build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long until = System.nanoTime() + 10_000_000_000L;
+        while (!condition.getAsBoolean() && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+    }
+}
