@@ -21,7 +21,8 @@ public final class GlobalInHandler extends AbstractHandler {
     @Override
     public InvocationResponse invoke(MessageContext mc) throws AxisFault {
         if (!mc.isServerSide() || mc.getProperty(ServiceDelivery.DELIVERING) != null
-                || Wsrm.isControlAction(mc.getWSAAction())) {
+                || Wsrm.isControlAction(mc.getWSAAction())
+                || org.bftws.security.SecurityRuntime.forServiceWithoutModule(mc)) {
             return InvocationResponse.CONTINUE;
         }
         RmHeaders.SequenceHeader h;

@@ -31,6 +31,9 @@ public class SecurityHandler extends AbstractHandler {
         }
         boolean incoming = message.getFLOW() == MessageContext.IN_FLOW
                 || message.getFLOW() == MessageContext.IN_FAULT_FLOW;
+        if (SecurityRuntime.forServiceWithoutModule(message)) { // its requests and its replies
+            return InvocationResponse.CONTINUE;
+        }
         if (!incoming && replyStaysLocal(message)) {
             // Signing a reply nobody receives costs time for nothing: a 10 MB get_state took seconds to sign.
             return InvocationResponse.CONTINUE;

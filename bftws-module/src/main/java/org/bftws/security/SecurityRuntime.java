@@ -43,6 +43,23 @@ public final class SecurityRuntime {
     public static final String PARAM_PARTY = "party";
     private static final String MODULE_NAME = "bftws";
 
+    /**
+     * Whether {@code m} came to a service of this node that does not engage the bftws module. When the module is
+     * engaged in one service's services.xml rather than in axis2.xml, Axis2 still puts its handlers of the global
+     * phases (Transport, Security, PreDispatch) into the node's global phases, where they see every message; for a
+     * service without the module they must stay out of the way (that service answers plain SOAP). False before
+     * dispatch (the service is not known yet) and on a client.
+     */
+    public static boolean forServiceWithoutModule(MessageContext m) {
+        org.apache.axis2.description.AxisService service = m.getAxisService();
+        return m.isServerSide() && service != null && !engages(service);
+    }
+
+    /** By the module's name: its archive name, the key Axis2 engages it under, carries a version from a jar. */
+    public static boolean engages(org.apache.axis2.description.AxisService service) {
+        return service.getEngagedModules().stream().anyMatch(m -> MODULE_NAME.equals(m.getName()));
+    }
+
     private final ReplicasConfig config;
     private final String self;
     private final Optional<GroupConfig> ownGroup;

@@ -4,12 +4,16 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import javax.servlet.http.HttpServletResponse;
+
+
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.Constants;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.kernel.OutTransportInfo;
 import org.apache.axis2.kernel.RequestResponseTransport;
 import org.apache.axis2.kernel.TransportUtils;
+import org.apache.axis2.kernel.http.HTTPConstants;
 import org.apache.axis2.transport.http.server.AxisHttpResponse;
 import org.bftws.rm.ReplyCache.CachedReply;
 import org.slf4j.Logger;
@@ -73,16 +77,26 @@ public final class HttpExchange {
         return true;
     }
 
+    /**
+     * The status line of the held exchange: SimpleHTTPServer's response is the out-transport info; under AxisServlet
+     * (a servlet container) it is the servlet response, which AxisServlet leaves at 200 once a reply was written.
+     */
+    private void setStatus(OutTransportInfo info, int status) {
+        if (info instanceof AxisHttpResponse r) {
+            r.setStatus(status);
+        } else if (message.getProperty(HTTPConstants.MC_HTTP_SERVLETRESPONSE) instanceof HttpServletResponse r) {
+            r.setStatus(status);
+        }
+    }
+
     private void write(CachedReply reply) throws IOException {
         OutTransportInfo info = (OutTransportInfo) message.getProperty(Constants.OUT_TRANSPORT_INFO);
         if (reply == null) {
-            if (info instanceof AxisHttpResponse r) {
-                r.setStatus(202);
-            }
+            setStatus(info, 202);
             return;
         }
-        if (info instanceof AxisHttpResponse r && reply.fault()) {
-            r.setStatus(500);
+        if (reply.fault()) {
+            setStatus(info, 500);
         }
         if (info != null) {
             info.setContentType(reply.contentType());

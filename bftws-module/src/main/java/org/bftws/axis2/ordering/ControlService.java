@@ -37,7 +37,14 @@ public final class ControlService implements MessageReceiver {
         op.setSoapAction(ACTION);
         service.addOperation(op);
         service.mapActionToOperation(ACTION, op);
+        // adding it engages the globally engaged modules; engaged per service (services.xml), bftws must be engaged
+        // here too: its handlers authenticate the PBFT messages and run WS-RM for this service as for the replicated one
         config.addService(service);
+        org.apache.axis2.description.AxisModule bftws =
+                config.getModule(org.bftws.axis2.settings.ModuleParameters.MODULE_NAME);
+        if (bftws != null && !org.bftws.security.SecurityRuntime.engages(service)) {
+            service.engageModule(bftws);
+        }
     }
 
     @Override
