@@ -50,6 +50,8 @@ class SequenceEndOverHttpTest {
             OutboundSequence seq = (OutboundSequence) client.getLastOperationContext()
                     .getMessageContext(WSDLConstants.MESSAGE_LABEL_OUT_VALUE).getProperty(MulticastSender.SEQUENCE);
             for (ConfigurationContext r : replicas) {
+                // a call returns on f+1 replies: the last replica may still be executing the second append
+                waitFor(() -> manager(r).replyEntries() == 1);
                 assertEquals(1, manager(r).replyEntries());
             }
             long executedBefore = manager(replicas.get(0)).lastExecuted();

@@ -90,11 +90,12 @@ final class ReplyRouter {
         }
         pending.remove(waiting);
         List<HttpExchange> exchanges = waiting.close();
+        if (ended.isPresent()) {
+            // forgotten before the caller hears of it: whoever reads the answer finds no state of the sequence left
+            endedSequences.accept(id.client());
+        }
         for (HttpExchange x : exchanges) {
             x.answer(envelope);
-        }
-        if (ended.isPresent()) {
-            endedSequences.accept(id.client());
         }
     }
 

@@ -69,24 +69,33 @@ class ReplicaMonitoringTest {
                 assertEquals("replica0", r.getPrimary());
                 assertEquals(i == 0, r.isSelfPrimary());
             }
-            long executedBefore = replica(1).getRequestsExecuted();
-            long orderedBefore = replica(1).getBatchesOrdered();
+            long executedBefore = replica(0).getRequestsExecuted();
+            long orderedBefore = replica(0).getBatchesOrdered();
 
             ServiceClient client = g.client();
             for (int i = 1; i <= 5; i++) {
                 BftTestGroup.call(client, BftTestGroup.append("v" + i));
             }
+            // a replica that fell behind (a loaded machine) may reach the others by a state transfer instead of
+            // executing each request: what every replica shows is the group's last executed sequence number
+            long groupExecuted = 0;
             for (int i = 0; i < 4; i++) {
-                ReplicaMXBean r = settled(i, m -> m.getRequestsExecuted() >= 5 && m.getPendingRequests() == 0);
-                assertTrue(r.getRequestsExecuted() >= 5, "replica " + i + " executed the five requests");
+                groupExecuted = Math.max(groupExecuted, replica(i).getLastExecuted());
+            }
+            long target = groupExecuted;
+            for (int i = 0; i < 4; i++) {
+                ReplicaMXBean r = settled(i, m -> m.getLastExecuted() >= target && m.getPendingRequests() == 0);
+                assertTrue(r.getLastExecuted() >= target, "replica " + i + " reached the group's last executed");
+                assertTrue(r.getRequestsExecuted() >= 5 || r.getStateTransfers() >= 1,
+                        "replica " + i + " executed the five requests or received them by a state transfer");
                 assertTrue(r.getLastExecuted() >= 1 && r.getBatchesOrdered() >= 1, "replica " + i + " ordered");
                 assertEquals(0, r.getPendingRequests());
                 assertTrue(r.getStableCheckpoint() <= r.getLastExecuted(), "a checkpoint follows executions");
                 assertEquals(0, r.getViewChangesStarted());
                 assertEquals(0, r.getSecurityRefusals().values().stream().mapToLong(Long::longValue).sum());
             }
-            assertTrue(replica(1).getRequestsExecuted() >= executedBefore + 5);
-            assertTrue(replica(1).getBatchesOrdered() > orderedBefore);
+            assertTrue(replica(0).getRequestsExecuted() >= executedBefore + 5, "the primary executed them all");
+            assertTrue(replica(0).getBatchesOrdered() > orderedBefore);
             // the raw MBean server view, as jconsole shows it: plain attributes and maps as tables
             assertEquals(0, JMX_SERVER.getAttribute(names[2], "View"));
             assertEquals("replica0", JMX_SERVER.getAttribute(names[2], "Primary"));
