@@ -188,6 +188,9 @@ class GatewayTest {
                         + "</s:Header><s:Body>" + echo("a") + "</s:Body></s:Envelope>");
         assertTrue(header.body().contains(":MustUnderstand<") && header.body().contains("{urn:x}Tx"),
                 header.body());
+        HttpResponse<String> noAction = post("/axis2/services/EchoService", "text/xml", null, soap11(echo("a")));
+        assertTrue(noAction.body().contains("names no action") && noAction.body().contains("SOAPAction"),
+                noAction.body());
         HttpResponse<String> nowhere = post("/axis2/services/Nowhere", "text/xml", NS + "/echo", soap11(echo("a")));
         assertEquals(404, nowhere.statusCode());
         assertTrue(nowhere.body().contains("this gateway serves /axis2/services/EchoService"), nowhere.body());

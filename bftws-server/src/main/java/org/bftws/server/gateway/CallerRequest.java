@@ -24,7 +24,7 @@ import org.apache.axiom.soap.SOAPModelBuilder;
  * mustUnderstand would be silently dropped, so it is refused with a MustUnderstand fault instead.
  *
  * @param soap    the envelope's SOAP version
- * @param action  the action, or "" when the caller named none
+ * @param action  the action; a request without one is refused
  * @param payload the Body's element, fully built (the caller's bytes are no longer needed)
  */
 record CallerRequest(SoapVersion soap, String action, OMElement payload) {
@@ -77,6 +77,12 @@ record CallerRequest(SoapVersion soap, String action, OMElement payload) {
         String action = soap == SoapVersion.SOAP11 ? unquote(soapActionHeader) : actionParameter(contentType);
         if (action.isEmpty()) {
             action = wsaAction(envelope.getHeader());
+        }
+        if (action.isEmpty()) {
+            // the replicas find an operation by its action (wsa:Action): without one they can only refuse it
+            throw new CallerFault(CallerFault.Code.SENDER, "bftws gateway: the request names no action: a SOAP 1.1"
+                    + " request needs the SOAPAction header, a SOAP 1.2 request the action parameter of its"
+                    + " Content-Type (the operation's soapAction in the service's WSDL)");
         }
         return new CallerRequest(soap, action, children.get(0));
     }
