@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import javax.xml.stream.XMLStreamException;
 
@@ -36,6 +39,8 @@ final class GroupCaller implements AutoCloseable {
     /** The decided reply as the caller gets it: the replicas' envelope without their headers, and whether it is a fault. */
     record Decided(byte[] envelope, boolean fault) {
     }
+
+    private static final long TERMINATE_WAIT_SECONDS = 5;
 
     private final ConfigurationContext context;
     private final Map<Long, ServiceClient> byThread = new ConcurrentHashMap<>();
@@ -110,17 +115,38 @@ final class GroupCaller implements AutoCloseable {
         return "gateway-worker-" + thread;
     }
 
-    /** Terminates every sequence the workers opened (each a voted call), then stops the Axis2 engine. */
+    /**
+     * Terminates every sequence the workers opened (each a voted call, all at once), waiting at most
+     * {@link #TERMINATE_WAIT_SECONDS}: a group that is down would otherwise hold the gateway's exit for the whole
+     * retransmission schedule (minutes). Sequences not terminated by then are left to the replicas' limits. Then
+     * stops the Axis2 engine.
+     */
     @Override
     public void close() {
         RmSource source = BftwsNode.of(context).source();
+        ExecutorService terminating = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "bftws-gateway-terminate");
+            t.setDaemon(true);
+            return t;
+        });
         for (List<String> sequence : used) {
-            try {
-                source.terminate(sequence.get(0), sequence.get(1));
-            } catch (AxisFault | RuntimeException e) {
-                LOG.warn("could not terminate the sequence {} to {}: {}", sequence.get(1), sequence.get(0),
-                        e.getMessage());
+            terminating.execute(() -> {
+                try {
+                    source.terminate(sequence.get(0), sequence.get(1));
+                } catch (AxisFault | RuntimeException e) {
+                    LOG.warn("could not terminate the sequence {} to {}: {}", sequence.get(1), sequence.get(0),
+                            e.getMessage());
+                }
+            });
+        }
+        terminating.shutdown();
+        try {
+            if (!terminating.awaitTermination(TERMINATE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("stopping without terminating every WS-RM sequence: the group did not answer within {} s;"
+                        + " the rest are left to the replicas' limits", TERMINATE_WAIT_SECONDS);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         for (ServiceClient c : byThread.values()) {
             try {
