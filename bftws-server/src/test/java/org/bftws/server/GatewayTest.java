@@ -218,4 +218,24 @@ class GatewayTest {
         assertEquals(503, ghost.statusCode());
         assertTrue(ghost.body().contains("--wsdl GhostService=FILE"), ghost.body());
     }
+
+    @Test
+    void aWsdlFileGivenForAGroupIsServedWithTheGatewaysAddressAndAFileThatIsNotWsdlIsRefusedAtStart()
+            throws Exception {
+        Path file = Path.of("..", "samples", "echo-service", "src", "main", "resources", "META-INF",
+                "EchoService.wsdl");
+        try (Gateway second = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 1,
+                Map.of("GhostService", file))) {
+            String base = "http://127.0.0.1:" + second.address().getPort() + "/axis2/services/GhostService";
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "?wsdl")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals(List.of(base), all("location=\"([^\"]*)\"", r.body()), r.body());
+        }
+        java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 1,
+                        Map.of("EchoService", group.replicasXml)));
+        assertTrue(e.getMessage().contains("--wsdl EchoService=") && e.getMessage().contains("not a WSDL 1.1"),
+                e.getMessage());
+    }
 }
