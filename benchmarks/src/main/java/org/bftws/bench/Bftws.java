@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.bftws.server.Cli;
+import org.bftws.server.GatewayCommand;
 import org.bftws.server.KeygenCommand;
 import org.bftws.server.ReplicaCommand;
 
@@ -16,7 +17,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./bftws <command> [options]}: every command of the checkout, on this module's classpath (bftws-server's
- * replica, with the echo sample, and keygen; the simulator, the wire costs, the testbed, the benchmark and the
+ * replica, with the echo sample, keygen and gateway; the simulator, the wire costs, the testbed, the benchmark and the
  * recovery figures). Its usage is made from the commands' own picocli models: each command's synopsis, so every
  * option that exists, and the first paragraph of its description.
  */
@@ -46,7 +47,8 @@ public final class Bftws implements Callable<Integer> {
                 .addSubcommand(new TestbedCommand())
                 .addSubcommand(new BenchCommand())
                 .addSubcommand(new MeasureCommand())
-                .addSubcommand(new ReplicaCommand(new EchoReplica()));
+                .addSubcommand(new ReplicaCommand(new EchoReplica()))
+                .addSubcommand(new GatewayCommand());
         line.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST,
                 h -> commandList(h.commandSpec()));
         return Cli.configure(line);

@@ -44,7 +44,7 @@ class BftwsCommandsTest {
     void theUsageListsEveryCommandWithEveryOptionItHas() {
         Outcome usage = run("--help");
         assertEquals(0, usage.status(), usage.err());
-        assertEquals(List.of("sim", "keygen", "wire-costs", "testbed", "bench", "measure", "replica"),
+        assertEquals(List.of("sim", "keygen", "wire-costs", "testbed", "bench", "measure", "replica", "gateway"),
                 List.copyOf(commands().keySet()));
         for (Map.Entry<String, CommandLine> command : commands().entrySet()) {
             assertTrue(usage.out().contains("bftws " + command.getKey() + " "), usage.out());
@@ -82,7 +82,9 @@ class BftwsCommandsTest {
     void aBadOptionIsRefusedInOneLineNamingItWithStatusTwo() {
         for (String command : commands().keySet()) {
             List<String> args = command.equals("measure") ? List.of(command, "all", "--fast")
-                    : command.equals("replica") ? List.of(command, "--id", "0", "--fast") : List.of(command, "--fast");
+                    : command.equals("replica") ? List.of(command, "--id", "0", "--fast")
+                    : command.equals("gateway") ? List.of(command, "--listen", "127.0.0.1:0", "--party", "c", "--fast")
+                    : List.of(command, "--fast");
             Outcome bad = run(args.toArray(String[]::new));
             assertEquals(2, bad.status(), command + ": " + bad.err());
             assertEquals(2, bad.errLines().size(), command + ": " + bad.err());

@@ -8,11 +8,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bftws-server replica|keygen ...}: the commands a deployment runs, one class per command; a new one (the
- * gateway) is one more entry in {@code subcommands}.
+ * {@code bftws-server replica|keygen|gateway ...}: the commands a deployment runs, one class per command; a new one
+ * is one more entry in {@code subcommands}.
  */
 @Command(name = "bftws-server", usageHelpWidth = 120,
-        subcommands = {ReplicaCommand.class, KeygenCommand.class},
+        subcommands = {ReplicaCommand.class, KeygenCommand.class, GatewayCommand.class},
         description = "The commands a BFT-WS deployment runs; '<command> --help' says more.")
 public final class BftwsServer implements Callable<Integer> {
 

@@ -32,8 +32,12 @@ final class ReplicaServer implements AutoCloseable {
      * not an address of this machine), after releasing what was started.
      */
     static ReplicaServer start(Path repository, Path axis2Xml, InetAddress bind, int port) throws IOException {
-        ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
-                repository.toString(), axis2Xml.toString());
+        return start(ConfigurationContextFactory.createConfigurationContextFromFileSystem(repository.toString(),
+                axis2Xml.toString()), bind, port);
+    }
+
+    /** Starts a node on an engine already created (e.g. by BftwsConfigurator, naming the node without properties). */
+    static ReplicaServer start(ConfigurationContext context, InetAddress bind, int port) throws IOException {
         BoundHttpFactory factory;
         SimpleHTTPServer server;
         try {

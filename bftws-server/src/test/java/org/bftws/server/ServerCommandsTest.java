@@ -17,7 +17,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * {@code bftws-server replica|keygen}: every command explains itself with --help, and a command line it cannot run is
+ * {@code bftws-server replica|keygen|gateway}: every command explains itself with --help, and a command line it cannot run is
  * refused in one line with status 2, before anything starts.
  */
 class ServerCommandsTest {
@@ -43,7 +43,7 @@ class ServerCommandsTest {
     @Test
     void eachCommandsHelpListsEveryOneOfItsOptionsAndExitsZero() {
         CommandLine server = Cli.commandLine(new BftwsServer());
-        for (String command : List.of("replica", "keygen")) {
+        for (String command : List.of("replica", "keygen", "gateway")) {
             Outcome help = run(command, "--help");
             assertEquals(0, help.status(), help.err());
             assertTrue(help.out().startsWith("Usage: bftws-server " + command), help.out());
@@ -58,7 +58,8 @@ class ServerCommandsTest {
     void theServersUsageNamesEveryCommandAndWithoutOneIsABadCommandLine() {
         Outcome help = run("--help");
         assertEquals(0, help.status());
-        assertTrue(help.out().contains("replica") && help.out().contains("keygen"), help.out());
+        assertTrue(help.out().contains("replica") && help.out().contains("keygen") && help.out().contains("gateway"),
+                help.out());
         Outcome none = run();
         assertEquals(2, none.status());
         assertTrue(none.err().contains("replica") && none.err().contains("keygen"), none.err());
@@ -112,6 +113,42 @@ class ServerCommandsTest {
         java.security.cert.Certificate solo = certificate(dir.resolve("keys/solo.p12"));
         assertEquals(0, run("keygen", "--conf", conf.toString()).status());
         assertEquals(solo, certificate(dir.resolve("keys/solo.p12")), "keygen without --force keeps solo's key");
+    }
+
+    @Test
+    void gatewayRefusesAListenAddressThatIsNotHostColonPortInOneLine() {
+        for (String listen : List.of("8080", "127.0.0.1:", "127.0.0.1:http", "127.0.0.1:70000")) {
+            Outcome bad = run("gateway", "--listen", listen, "--party", "client1");
+            assertEquals(2, bad.status(), listen + ": " + bad.err());
+            assertEquals(2, bad.errLines().size(), bad.err());
+            assertTrue(bad.errLines().get(0).startsWith("bftws-server gateway: --listen"), bad.err());
+        }
+        Outcome noParty = run("gateway", "--listen", "127.0.0.1:0");
+        assertEquals(2, noParty.status());
+        assertTrue(noParty.errLines().get(0).contains("--party"), noParty.err());
+    }
+
+    @Test
+    void gatewayForAPartyReplicasXmlDoesNotNameFailsWithStatusOneNamingTheClients() throws Exception {
+        Path conf = dir.resolve("replicas.xml");
+        Files.writeString(conf, """
+                <replicas xmlns="urn:bftws:replicas:1">
+                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="0">
+                    <security profile="none"/>
+                    <node id="0" name="solo" serviceEndpoint="http://127.0.0.1:8080/axis2/services/EchoService"
+                          controlEndpoint="http://127.0.0.1:8080/axis2/services/BftControl"/>
+                  </group>
+                  <client name="client1"/>
+                </replicas>
+                """);
+        Outcome bad = run("gateway", "--listen", "127.0.0.1:0", "--party", "mallory", "--conf", conf.toString());
+        assertEquals(1, bad.status(), bad.err());
+        assertTrue(bad.err().startsWith("gateway: ") && bad.err().contains("no <client name=\"mallory\">")
+                && bad.err().contains("client1"), bad.err());
+        Outcome missing = run("gateway", "--listen", "127.0.0.1:0", "--party", "client1", "--conf",
+                dir.resolve("nowhere.xml").toString());
+        assertEquals(1, missing.status());
+        assertTrue(missing.err().contains("nowhere.xml does not exist"), missing.err());
     }
 
     private static java.security.cert.Certificate certificate(Path keystore) throws Exception {

@@ -1,0 +1,167 @@
+package org.bftws.server.gateway;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.axis2.client.BftwsConfigurator;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.KeyFileCheck;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.config.ReplicasConfigReader;
+import org.bftws.server.NodeRepository;
+
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A voting gateway: plain SOAP 1.1 and 1.2 callers on one side, the groups of a replicas.xml on the other. It is a
+ * bftws client (party {@code party}: its keys authenticate every request it forwards) that serves each group's
+ * service at {@code http://LISTEN/axis2/services/S}, the path a replica serves it at.
+ *
+ * <p>Why the JDK's HTTP server and not Axis2's: the gateway's Axis2 engine is a bftws client, whose module is
+ * engaged globally and would demand WS-RM of every request an Axis2 server in the same engine received; Axis2 would
+ * also need each forwarded operation declared to dispatch it, and would serve a WSDL of its own making. The JDK
+ * server hands over the caller's bytes untouched, needs no dependency, and its fixed pool of worker threads is
+ * exactly the pool of WS-RM sequences ({@link GroupCaller}).
+ */
+public final class Gateway implements AutoCloseable {
+
+    private final HttpServer server;
+    private final ExecutorService workers;
+    private final GroupCaller caller;
+    private final Path repository;
+    private final List<GroupConfig> groups;
+    private boolean closed;
+
+    private Gateway(HttpServer server, ExecutorService workers, GroupCaller caller, Path repository,
+                    List<GroupConfig> groups) {
+        this.server = server;
+        this.workers = workers;
+        this.caller = caller;
+        this.repository = repository;
+        this.groups = groups;
+    }
+
+    /**
+     * Starts a gateway. Problems with replicas.xml, the party's keys or a --wsdl file are IllegalArgumentExceptions
+     * (or the reader's ConfigException) that say what to fix; a port that cannot be bound an IOException naming it.
+     *
+     * @param listen  the address to listen on (a wildcard host: every interface)
+     * @param conf    replicas.xml
+     * @param party   the client of replicas.xml the gateway acts as
+     * @param threads worker threads, each with its own WS-RM sequence: callers served at once
+     * @param wsdl    WSDL files by service name, for groups whose WSDL is not to be fetched from their nodes
+     */
+    public static Gateway start(InetSocketAddress listen, Path conf, String party, int threads, Map<String, Path> wsdl)
+            throws IOException {
+        if (!Files.isRegularFile(conf)) {
+            throw new IllegalArgumentException(conf.toAbsolutePath() + " does not exist; give the deployment's"
+                    + " replicas.xml with --conf FILE");
+        }
+        ReplicasConfig config = ReplicasConfigReader.read(conf, KeyFileCheck.none());
+        if (config.clients().stream().noneMatch(c -> c.name().equals(party))) {
+            throw new IllegalArgumentException(conf + " has no <client name=\"" + party + "\">; its clients: "
+                    + String.join(", ", config.clients().stream().map(c -> c.name()).toList()));
+        }
+        if (config.groups().stream().anyMatch(g -> g.security().needsKeys())) {
+            ReplicasConfigReader.read(conf, KeyFileCheck.forParty(party)); // says to run keygen if keys are missing
+        }
+        for (String service : wsdl.keySet()) {
+            if (config.groupByService(service).isEmpty()) {
+                throw new IllegalArgumentException("--wsdl " + service + "=...: " + conf + " has no group for service '"
+                        + service + "'");
+            }
+        }
+        Map<String, GroupConfig> groups = new LinkedHashMap<>();
+        Map<String, GroupWsdl> wsdls = new LinkedHashMap<>();
+        for (GroupConfig g : config.groups()) {
+            groups.put(g.service(), g);
+            wsdls.put(g.service(), new GroupWsdl(g, wsdl.get(g.service())));
+        }
+        Path repository = NodeRepository.forClient(Files.createTempDirectory("bftws-gateway-"));
+        ConfigurationContext context = BftwsConfigurator.context(repository, NodeRepository.axis2Xml(repository),
+                conf, party);
+        GroupCaller caller = new GroupCaller(context);
+        HttpServer server;
+        try {
+            server = HttpServer.create(listen, 128);
+        } catch (IOException e) {
+            caller.close();
+            delete(repository);
+            throw new IOException("cannot listen on " + listen.getHostString() + ":" + listen.getPort() + ": "
+                    + e.getMessage(), e);
+        }
+        InetSocketAddress bound = server.getAddress();
+        String authority = listen.getAddress() != null && listen.getAddress().isAnyLocalAddress() ? null
+                : authority(listen.getHostString(), bound.getPort());
+        server.createContext("/", new ServiceExchange(groups, wsdls, caller, authority));
+        ExecutorService workers = Executors.newFixedThreadPool(threads, named("bftws-gateway-worker-"));
+        server.setExecutor(workers);
+        server.start();
+        return new Gateway(server, workers, caller, repository, List.copyOf(groups.values()));
+    }
+
+    private static String authority(String host, int port) {
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** The address and port it listens on. */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    /** The groups it serves, in replicas.xml's order. */
+    public List<GroupConfig> groups() {
+        return groups;
+    }
+
+    /**
+     * Stops taking requests (those being served get up to 5 s), terminates the workers' sequences with the groups,
+     * and stops the client engine. Safe to call twice (main and the shutdown hook may both).
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        server.stop(5);
+        workers.shutdown();
+        try {
+            workers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        caller.close();
+        delete(repository);
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory; the OS cleans it up eventually
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package org.bftws.server;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.bftws.server.gateway.Gateway;
+
+/**
+ * For tests in other JVMs (interop-cxf's CXF client, whose libraries must not meet Axis2's on one classpath): an
+ * {@link EchoGroup} with replica3 Byzantine and a gateway as client1 on 127.0.0.1 and a free port. Prints
+ * {@code ready PORT}; stops on {@code stop} or the end of standard input.
+ */
+public final class EchoGatewayMain {
+
+    private EchoGatewayMain() {
+    }
+
+    /** {@code args[0]}: a directory for replicas.xml, keys and the replicas' repositories. */
+    public static void main(String[] args) throws Exception {
+        try (EchoGroup group = new EchoGroup(Path.of(args[0]), true);
+             Gateway gateway = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 16,
+                     Map.of())) {
+            System.out.println("ready " + gateway.address().getPort());
+            System.out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line = in.readLine(); line != null && !line.trim().equals("stop"); line = in.readLine()) {
+                if (line.trim().equals("wrong")) {
+                    System.out.println("wrong " + group.wrong.rewritten.get());
+                    System.out.flush();
+                }
+            }
+        }
+        System.exit(0);
+    }
+}
