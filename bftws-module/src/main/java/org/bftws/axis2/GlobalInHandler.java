@@ -22,7 +22,7 @@ public final class GlobalInHandler extends AbstractHandler {
     public InvocationResponse invoke(MessageContext mc) throws AxisFault {
         if (!mc.isServerSide() || mc.getProperty(ServiceDelivery.DELIVERING) != null
                 || Wsrm.isControlAction(mc.getWSAAction())
-                || org.bftws.security.SecurityRuntime.forServiceWithoutModule(mc)) {
+                || org.bftws.security.SecurityRuntime.forServiceWithoutModule(mc, this)) {
             return InvocationResponse.CONTINUE;
         }
         RmHeaders.SequenceHeader h;

@@ -31,7 +31,7 @@ public class SecurityHandler extends AbstractHandler {
         }
         boolean incoming = message.getFLOW() == MessageContext.IN_FLOW
                 || message.getFLOW() == MessageContext.IN_FAULT_FLOW;
-        if (SecurityRuntime.forServiceWithoutModule(message)) { // its requests and its replies
+        if (SecurityRuntime.forServiceWithoutModule(message, this)) { // its requests and its replies
             return InvocationResponse.CONTINUE;
         }
         if (!incoming && replyStaysLocal(message)) {
