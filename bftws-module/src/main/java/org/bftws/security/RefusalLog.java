@@ -118,7 +118,9 @@ public final class RefusalLog {
             p.lastLineNanos = now;
         }
         if (n == 1) {
-            return Optional.of("refused a message from " + peer + ": " + detail + " [" + counter + "]");
+            // one line even when the reason quotes a parser's multi-line message (or a peer's text with line breaks)
+            return Optional.of(("refused a message from " + peer + ": " + detail + " [" + counter + "]")
+                    .replaceAll("\\s*[\\r\\n]+\\s*", " "));
         }
         return Optional.of(String.format(Locale.ROOT, "refused %,d messages from %s: %s (%,d in the last %,d s) [%s]",
                 n, peer, reason, since, seconds, counter));

@@ -26,7 +26,7 @@ class RefusalLogTest {
     }
 
     @Test
-    void aThousandRefusalsFromOnePeerWriteElevenLinesTheFirstInFullThenSummariesOnPowersOfTwo() {
+    void aThousandRefusalsFromOnePeerWriteTenLinesTheFirstInFullThenSummariesOnPowersOfTwo() {
         List<String> lines = refuse(1000, "10.0.0.5", "unsigned");
         assertEquals(10, lines.size(), String.join("\n", lines)); // 1, 2, 4, ..., 512
         assertEquals("refused a message from 10.0.0.5: unsigned: the whole story [UNSIGNED refusals: 1]", lines.get(0));
@@ -66,5 +66,13 @@ class RefusalLogTest {
         assertEquals(0, refuse(1, "10.0.1.99", "unsigned").size(), "still remembered: its 3rd refusal is no line");
         assertTrue(refuse(1, "10.0.1.0", "unsigned").get(0).startsWith("refused a message from 10.0.1.0"),
                 "forgotten, so its next refusal is a full line again");
+    }
+
+    @Test
+    void aReasonWithLineBreaksIsStillOneLine() {
+        String line = log.lineFor("10.0.0.7", "not a SOAP envelope", "unexpected character\n at [row,col]: [1,1]\r\nforged: entry",
+                "malformed requests: 1").orElseThrow();
+        assertEquals("refused a message from 10.0.0.7: unexpected character at [row,col]: [1,1] forged: entry"
+                + " [malformed requests: 1]", line);
     }
 }
