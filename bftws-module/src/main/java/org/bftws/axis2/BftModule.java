@@ -46,7 +46,8 @@ public final class BftModule implements Module {
             }
             LoggingCheck.warnOnceWithoutProvider();
             BftwsNode node = new BftwsNode(configContext, settings);
-            node.monitor(party, SecurityRuntime.of(configContext).refusals());
+            org.bftws.axis2.monitoring.Monitoring.install(configContext, node, settings.replicas(), party,
+                    SecurityRuntime.of(configContext).refusals());
             configContext.setProperty(BftwsNode.PROPERTY, node);
             if (replica) {
                 // Replicas order client requests under the digest of their exact bytes, and exchange PBFT messages

@@ -8,10 +8,6 @@ import org.bftws.axis2.ordering.BftReplica;
 import org.bftws.axis2.client.MulticastSender;
 import org.bftws.axis2.client.ReplyVoting;
 import org.bftws.axis2.client.RmSource;
-import org.bftws.axis2.monitoring.JmxRegistrations;
-import org.bftws.axis2.monitoring.NodeMonitor;
-import org.bftws.axis2.monitoring.ReplicaMonitor;
-import org.bftws.security.RefusalCounter;
 import org.bftws.rm.Backoff;
 
 /**
@@ -34,10 +30,10 @@ public final class BftwsNode {
     private volatile NestedAdmission nested;
     private final ReplyVoting voting;
     /** This node's MBeans in the platform MBean server, unregistered when the module shuts down. */
-    private final JmxRegistrations jmx = new JmxRegistrations();
-    private volatile NodeMonitor nodeMonitor;
-    private volatile ReplicaMonitor replicaMonitor;
-    private volatile RefusalCounter refusals = new RefusalCounter();
+    /** Told of the replica role when it starts (monitoring); kept so that one added later is told at once. */
+    private final java.util.List<java.util.function.Consumer<BftReplica>> replicaListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.List<Runnable> stopListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     BftwsNode(ConfigurationContext configuration, NodeSettings settings) {
         this.configuration = configuration;
@@ -100,8 +96,7 @@ public final class BftwsNode {
                 destination.useTotalOrder(r.service(), r.invoker(), r.executes());
                 r.start();
                 replica = r;
-                replicaMonitor = new ReplicaMonitor(this, r, refusals);
-                jmx.register(JmxRegistrations.replicaName(r.service(), r.name()), replicaMonitor);
+                replicaListeners.forEach(l -> l.accept(r));
             }
         }
         return replica;
@@ -136,28 +131,17 @@ public final class BftwsNode {
         }, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * Sets up what operators read about this node: the figures the status page shows and, for a node of a group
-     * in replicas.xml, its {@code org.bftws:type=Node} MBean (clients have no MBean: several client engines of one
-     * party often share a JVM). {@code refusals} are the security handlers' refusal counts.
-     */
-    void monitor(String party, RefusalCounter refusals) {
-        this.refusals = refusals;
-        this.nodeMonitor = new NodeMonitor(party, this, refusals);
-        if (party != null && settings.replicas().groupOfNode(party).isPresent()) {
-            jmx.register(JmxRegistrations.nodeName(party), nodeMonitor);
+    /** {@code listener} is told of the replica role when it starts, or now if it has started. */
+    public synchronized void whenReplicaStarts(java.util.function.Consumer<BftReplica> listener) {
+        replicaListeners.add(listener);
+        if (replica != null) {
+            listener.accept(replica);
         }
     }
 
-    /** The figures of this node for the status page and JMX. */
-    public NodeMonitor nodeMonitor() {
-        NodeMonitor m = nodeMonitor;
-        return m != null ? m : new NodeMonitor(null, this, refusals);
-    }
-
-    /** The figures of this node's replica role, or null while it has none. */
-    public ReplicaMonitor replicaMonitor() {
-        return replicaMonitor;
+    /** {@code listener} runs when the node stops, before its roles stop. */
+    public void whenStopping(Runnable listener) {
+        stopListeners.add(listener);
     }
 
     NestedAdmission nested() {
@@ -175,7 +159,7 @@ public final class BftwsNode {
     }
 
     void stop() throws InterruptedException {
-        jmx.unregisterAll();
+        stopListeners.forEach(Runnable::run);
         BftReplica r = replica;
         if (r != null) {
             r.stop();

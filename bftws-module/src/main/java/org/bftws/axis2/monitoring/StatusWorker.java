@@ -12,7 +12,6 @@ import org.apache.axis2.transport.http.server.AxisHttpRequest;
 import org.apache.axis2.transport.http.server.AxisHttpResponse;
 import org.apache.axis2.transport.http.server.Worker;
 import org.apache.http.HttpException;
-import org.bftws.axis2.BftwsNode;
 
 /**
  * Axis2's HTTP worker with the status page in front: {@code GET /bftws/status} answers the node's figures as JSON
@@ -51,8 +50,7 @@ public final class StatusWorker implements Worker {
 
     /** The JSON of the node of {@code configuration}. */
     static String status(ConfigurationContext configuration) {
-        BftwsNode node = BftwsNode.of(configuration);
-        return StatusDocument.of(node.nodeMonitor(), node.replicaMonitor());
+        return Monitoring.of(configuration).status();
     }
 
     /**

@@ -1,0 +1,70 @@
+package org.bftws.axis2.monitoring;
+
+import org.apache.axis2.context.ConfigurationContext;
+import org.bftws.axis2.BftwsNode;
+import org.bftws.config.ReplicasConfig;
+import org.bftws.security.RefusalCounter;
+
+/**
+ * What operators read about one node: the figures of the node and of its replica role (once it has started), for
+ * the status page and the MBeans. It watches the node from outside (the node knows nothing of monitoring): it is
+ * told when the replica role starts, and unregisters the MBeans when the node stops.
+ */
+public final class Monitoring {
+
+    /** ConfigurationContext property under which a node's monitoring is kept. */
+    public static final String PROPERTY = "bftws.monitoring";
+
+    private final JmxRegistrations jmx = new JmxRegistrations();
+    private final NodeMonitor nodeMonitor;
+    private volatile ReplicaMonitor replicaMonitor;
+
+    private Monitoring(NodeMonitor nodeMonitor) {
+        this.nodeMonitor = nodeMonitor;
+    }
+
+    /**
+     * Watches {@code node}: for a node of a group in {@code replicas} its {@code org.bftws:type=Node} MBean now and,
+     * once its replica role starts, the replica's (clients have no MBean: several client engines of one party often
+     * share a JVM). {@code refusals} are the security handlers' refusal counts.
+     */
+    public static Monitoring install(ConfigurationContext context, BftwsNode node, ReplicasConfig replicas,
+                                     String party, RefusalCounter refusals) {
+        Monitoring m = new Monitoring(new NodeMonitor(party, node, refusals));
+        if (party != null && replicas.groupOfNode(party).isPresent()) {
+            m.jmx.register(JmxRegistrations.nodeName(party), m.nodeMonitor);
+        }
+        node.whenReplicaStarts(r -> {
+            ReplicaMonitor monitor = new ReplicaMonitor(node, r, refusals);
+            m.replicaMonitor = monitor;
+            m.jmx.register(JmxRegistrations.replicaName(r.service(), r.name()), monitor);
+        });
+        node.whenStopping(m.jmx::unregisterAll);
+        context.setProperty(PROPERTY, m);
+        return m;
+    }
+
+    /** The monitoring of the node of {@code context}, or figures without MBeans when none was installed. */
+    public static Monitoring of(ConfigurationContext context) {
+        Object m = context.getProperty(PROPERTY);
+        if (m instanceof Monitoring monitoring) {
+            return monitoring;
+        }
+        return new Monitoring(new NodeMonitor(null, BftwsNode.of(context), new RefusalCounter()));
+    }
+
+    /** The figures of this node for the status page and JMX. */
+    public NodeMonitor node() {
+        return nodeMonitor;
+    }
+
+    /** The figures of this node's replica role, or null while it has none. */
+    public ReplicaMonitor replica() {
+        return replicaMonitor;
+    }
+
+    /** The status page's JSON. */
+    public String status() {
+        return StatusDocument.of(nodeMonitor, replicaMonitor);
+    }
+}
