@@ -264,7 +264,8 @@ final class RequestStore {
         for (Map.Entry<String, ReplyTable.Entry> e : table.entries().entrySet()) {
             long n = e.getValue().number();
             committedAges.put(e.getKey(), e.getValue().lastActive());
-            if (n > committedNumber(e.getKey())) {
+            // the live entry itself, not committedNumber: without an entry here yet, that would call it expired
+            if (!ended.containsKey(e.getKey()) && n > committed.getOrDefault(e.getKey(), 0L)) {
                 committed.put(e.getKey(), n);
                 TreeMap<Long, List<Waiting>> q = waiting.get(e.getKey());
                 if (q != null) {
