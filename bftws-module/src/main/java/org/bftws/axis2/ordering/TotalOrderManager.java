@@ -116,11 +116,16 @@ public final class TotalOrderManager {
                     state.prepared().size(), state.view());
         }
         synchronized (this) {
+            route(core.onClock(System.currentTimeMillis())); // before anything it may propose
             route(core.recover(state));
         }
     }
 
     void start() {
+        synchronized (this) {
+            // the clock before the first request: a batch stamped 0 would be refused by every backup
+            route(core.onClock(System.currentTimeMillis()));
+        }
         long tick = CoreOptions.TICK.toNanos();
         clock = new TickClock(tick, System.nanoTime());
         ticker.scheduleWithFixedDelay(this::onTick, tick, tick, TimeUnit.NANOSECONDS);
