@@ -34,5 +34,11 @@ public enum Behavior {
      */
     LYING_CLAIMS,
     /** Requests authenticated with MACs: never claims nor signs a claim for any request. */
-    WITHHELD_CLAIMS
+    WITHHELD_CLAIMS,
+    /**
+     * Sequence expiry: its clock lies beyond the backups' bound (far ahead or behind), so as primary it stamps
+     * batches with a time that would expire every sequence at once, or none. Drawn with the expiry settings, from a
+     * stream of their own.
+     */
+    LYING_CLOCK
 }

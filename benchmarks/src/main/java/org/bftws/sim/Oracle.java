@@ -28,6 +28,12 @@ final class Oracle {
     private final Set<String> reported = new HashSet<>();
     /** Clients whose sequence a correct executor ended (its TerminateSequence executed), with the sequence number. */
     private final Map<String, Long> endedAt = new HashMap<>();
+    /** Clients whose sequence a correct executor expired, with the sequence number of the batch that did. */
+    private final Map<String, Long> expiredAt = new HashMap<>();
+    /** Refusals correct executors sent (request and result): what a client may accept instead of a reply. */
+    private final Set<String> refusals = new HashSet<>();
+    /** Requests a correct executor refused as expired: expiry is final, so none of them may execute afterwards. */
+    private final Set<RequestId> refusedExpired = new HashSet<>();
     /** Nested requests that reached a correct node's gate, i.e. were admitted there (Simulation.NESTED_CLIENT). */
     private final Set<Digest> admittedNested = new HashSet<>();
 
@@ -73,6 +79,13 @@ final class Oracle {
             if (end != null && end < seq) {
                 violation("exactly-once", r + " executed at " + seq + " on a sequence that ended at " + end);
             }
+            Long expired = expiredAt.get(r.id().client());
+            if (expired != null && expired <= seq) {
+                violation("exactly-once", r + " executed at " + seq + " on a sequence that expired at " + expired);
+            }
+            if (refusedExpired.contains(r.id())) {
+                violation("exactly-once", r + " executed at " + seq + " after a correct executor refused it as expired");
+            }
             if (SimClient.terminates(r)) {
                 endedAt.putIfAbsent(r.id().client(), seq);
             }
@@ -104,17 +117,41 @@ final class Oracle {
         }
     }
 
+    /** A correct executor expired these sequences when it executed batch {@code seq}. */
+    void expired(int node, long seq, List<String> clients) {
+        for (String c : clients) {
+            expiredAt.putIfAbsent(c, seq);
+        }
+    }
+
+    /** A correct executor refused {@code id} (sequence ended, expired or not valid yet) with {@code result}. */
+    void refused(int node, RequestId id, byte[] result) {
+        refusals.add(id + " " + Arrays.toString(result));
+        if (org.bftws.core.Reply.endedReason(result).orElse("").equals(org.bftws.core.Reply.EXPIRED)) {
+            refusedExpired.add(id);
+        }
+    }
+
+    /** The idle client's request after its time away executed: its sequence should have expired first. */
+    void notExpired(String client, RequestId id) {
+        violation("expiry", client + " came back after the idle limit and " + id + " executed on its old sequence");
+    }
+
     /**
      * A client accepted an answer on its ended sequence: that it ended, which must be true (a correct executor
      * executed its TerminateSequence), or the reply correct executors gave the request when it executed (those that
      * have not executed the end yet answer from their table); anything else lies.
      */
     void acceptedEnded(String client, RequestId id, byte[] result) {
-        if (org.bftws.core.Reply.endedReason(result).isEmpty()) {
+        java.util.Optional<String> reason = org.bftws.core.Reply.endedReason(result);
+        if (reason.isEmpty()) {
             // executors that have not executed the end yet still answer the last request from their table
             accepted(client, id, result);
-        } else if (!endedAt.containsKey(id.client())) {
+        } else if (reason.get().equals(org.bftws.core.Reply.TERMINATED) && !endedAt.containsKey(id.client())) {
             violation("client safety", client + " was told its sequence ended at " + id + ", which never happened");
+        } else if (!refusals.contains(id + " " + Arrays.toString(result))) {
+            violation("client safety", client + " was told its sequence is " + reason.get() + " at " + id
+                    + ", which no correct executor said");
         }
     }
 

@@ -18,7 +18,50 @@ public record Scenario(long seed, String configuration, Membership membership, R
                        int correctClients, int requestsPerClient, boolean byzantineClient,
                        double loss, double duplication, int maxDelay, int faultTicks,
                        List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
-                       boolean macRequests, SequenceEnds ends) {
+                       boolean macRequests, SequenceEnds ends, Expiry expiry) {
+
+    /** Simulated wall-clock milliseconds per tick (the nodes' clocks and the sequences' creation times). */
+    public static final long MS_PER_TICK = 10;
+
+    /**
+     * Agreed time and expiry of idle sequences: {@code idleLimit} ms (0: off; then the options have none), the
+     * backups' {@code clockBound} ms, each node's clock offset from true time in ms ({@code skew}; a node whose offset
+     * lies beyond the bound has a lying clock), and whether an idle client (it stops for longer than the limit in the
+     * middle of its requests, comes back, must be refused as expired, replays an old request, and goes on in a new
+     * sequence) takes part.
+     */
+    public record Expiry(long idleLimit, long clockBound, long[] skew, boolean idler) {
+        public static final Expiry OFF = new Expiry(0, 0, new long[0], false);
+
+        public boolean on() {
+            return idleLimit > 0;
+        }
+
+        public long skew(int node) {
+            return node < skew.length ? skew[node] : 0;
+        }
+
+        /** Ticks the idle client stays away: the limit, twice the bound the agreed time may be off, and a margin. */
+        public long idleTicks() {
+            return (idleLimit + 2 * clockBound) / MS_PER_TICK + 50;
+        }
+
+        @Override
+        public String toString() {
+            return on() ? "idle limit " + idleLimit + " ms, clock bound " + clockBound + " ms, clock offsets "
+                    + java.util.Arrays.toString(skew) + (idler ? ", an idle client" : "") : "off";
+        }
+    }
+
+    /** A schedule without sequence expiry. */
+    public Scenario(long seed, String configuration, Membership membership, ReplicaOptions options,
+                    int correctClients, int requestsPerClient, boolean byzantineClient,
+                    double loss, double duplication, int maxDelay, int faultTicks,
+                    List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
+                    boolean macRequests, SequenceEnds ends) {
+        this(seed, configuration, membership, options, correctClients, requestsPerClient, byzantineClient, loss,
+                duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests, ends, Expiry.OFF);
+    }
 
     /**
      * How client sequences end: {@code terminate}: every correct client ends its sequence with a TerminateSequence
@@ -84,6 +127,9 @@ public record Scenario(long seed, String configuration, Membership membership, R
                 .append(macRequests ? ", requests authenticated with MACs" : "")
                 .append(ends.terminate() ? ", clients terminate their sequences" : "").append('\n');
         sb.append("  options ").append(options).append('\n');
+        if (expiry.on()) {
+            sb.append("  expiry: ").append(expiry).append('\n');
+        }
         sb.append(String.format("  network: loss %.2f, duplication %.2f, delay 1..%d ticks; faults until tick %d%n",
                 loss, duplication, maxDelay, faultTicks));
         partitions.forEach(p -> sb.append("  partition ").append(p).append('\n'));

@@ -111,12 +111,53 @@ public final class ScenarioGenerator {
             }
             if (byzantineClient && mac.nextInt(3) == 0) {
                 // a schedule in which only the client misbehaves: it must not be able to force a view change
-                return new Scenario(seed, configuration, m, options, clients, requests, true, 0, 0,
-                        1 + mac.nextInt(3), faultTicks, List.of(), List.of(), Map.of(), true, ends);
+                Scenario.Expiry expiry = expiry(seed, m, Map.of(), true);
+                return new Scenario(seed, configuration, m, expiring(options, expiry), clients, requests, true, 0, 0,
+                        1 + mac.nextInt(3), faultTicks, List.of(), List.of(), Map.of(), true, ends, expiry);
             }
         }
-        return new Scenario(seed, configuration, m, options, clients, requests, byzantineClient, loss, duplication,
-                maxDelay, faultTicks, partitions, crashes, byzantine, macRequests, ends);
+        boolean amnesia = crashes.stream().anyMatch(Scenario.Crash::amnesia);
+        Scenario.Expiry expiry = expiry(seed, m, byzantine, amnesia);
+        return new Scenario(seed, configuration, m, expiring(options, expiry), clients, requests, byzantineClient,
+                loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests, ends, expiry);
+    }
+
+    private static ReplicaOptions expiring(ReplicaOptions options, Scenario.Expiry expiry) {
+        return expiry.on() ? options.withSequenceExpiry(expiry.idleLimit(), expiry.clockBound()) : options;
+    }
+
+    /**
+     * Sequence expiry in half of the schedules, from a stream of its own (earlier seeds' schedules without it are
+     * drawn as they were): an idle limit of 2.5 to 6.5 s of simulated time, a clock bound of 250 to 500 ms, correct
+     * clocks within a quarter of the bound of true time (so a primary off within the bound is the rule, not the
+     * exception), sometimes an idle client, and sometimes a lying clock: added to a Byzantine node's behaviours, or,
+     * when no node is faulty yet ({@code byzantine} empty, no restart without memory), on a node of its own.
+     */
+    private static Scenario.Expiry expiry(long seed, Membership m, Map<Integer, Set<Behavior>> byzantine,
+                                          boolean faultBudgetTaken) {
+        Random rnd = new Random(seed * 977 + 0x657870);
+        if (!rnd.nextBoolean()) {
+            return Scenario.Expiry.OFF;
+        }
+        long idle = (250 + rnd.nextInt(400)) * Scenario.MS_PER_TICK;
+        long bound = (25 + rnd.nextInt(25)) * Scenario.MS_PER_TICK;
+        long[] skew = new long[m.size()];
+        for (int i = 0; i < skew.length; i++) {
+            skew[i] = rnd.nextLong(-bound / 4, bound / 4 + 1);
+        }
+        boolean idler = rnd.nextBoolean();
+        Integer liar = null;
+        if (!byzantine.isEmpty() && rnd.nextBoolean()) {
+            liar = byzantine.keySet().iterator().next();
+        } else if (byzantine.isEmpty() && !faultBudgetTaken && rnd.nextInt(3) == 0) {
+            liar = rnd.nextInt(m.agreementCount());
+        }
+        if (liar != null) {
+            byzantine.computeIfAbsent(liar, k -> java.util.EnumSet.noneOf(Behavior.class)).add(Behavior.LYING_CLOCK);
+            long off = bound * (2 + rnd.nextInt(200));
+            skew[liar] = rnd.nextBoolean() ? off : -off;
+        }
+        return new Scenario.Expiry(idle, bound, skew, idler);
     }
 
     private static int pickNode(Random rnd, int size, Set<Integer> taken) {

@@ -18,12 +18,24 @@ import org.bftws.core.Voter;
  * instead sends two different requests under every id, each to half of the nodes, and never waits; when requests are
  * authenticated with MACs, it also makes each request's authenticator valid at a random set of nodes only (the
  * others refuse the request, and a copy relayed to them is only a body there).
+ *
+ * <p>With sequence expiry, a correct client's sequence identifier carries its creation time ("name@ms", read by
+ * {@link #RULES}); a client told that its sequence expired does not know whether the refused request executed
+ * before the expiry (its reply may have been lost), so it does not send it again: it counts it as an unknown outcome
+ * and goes on with its next request in a new sequence. An idle client stops in the middle of its requests for longer
+ * than the idle limit, comes back with its next request (which must be refused as expired), replays its first
+ * request on the expired sequence (which must not execute again), and goes on in a new sequence.
  */
 final class SimClient {
 
     static final int RETRANSMIT_TICKS = 40;
 
-    private final String id;
+    /** The client's name; {@link #id} is its current sequence. */
+    private final String name;
+    private String id;
+    private int generation;
+    /** Requests finished (answered, or refused as expired: unknown outcome), over all of its sequences. */
+    private int finished;
     private final int requests;
     private final boolean byzantine;
     private final boolean terminates;
@@ -35,6 +47,12 @@ final class SimClient {
     private final Membership membership;
     private final Set<Integer> executors;
     private int next = 1;
+    /** The idle client: ticks it stays away half-way (0: never), and where it stands. */
+    private final long idleTicks;
+    private long idleFrom = -1;
+    private boolean wasIdle;
+    private Request replayAfterExpiry;
+    private final boolean timed;
     private Request current;
     private Voter voter;
     private long lastSent;
@@ -45,33 +63,71 @@ final class SimClient {
     private final java.util.Random rnd;
 
     SimClient(String id, int requests, boolean byzantine, Membership membership, java.util.Random rnd) {
-        this(id, requests, byzantine, false, false, membership, rnd);
+        this(id, requests, byzantine, false, false, membership, rnd, false, 0);
     }
 
+    /**
+     * @param timed     sequence identifiers carry their creation time (schedules with expiry)
+     * @param idleTicks the idle client's time away (0: not idle)
+     */
     SimClient(String id, int requests, boolean byzantine, boolean terminates, boolean replayer, Membership membership,
-              java.util.Random rnd) {
+              java.util.Random rnd, boolean timed, long idleTicks) {
         this.terminates = terminates || replayer;
         this.replayer = replayer;
         this.rnd = rnd;
+        this.name = id;
         this.id = id;
+        this.timed = timed;
+        this.idleTicks = idleTicks;
         this.requests = requests;
         this.byzantine = byzantine;
         this.membership = membership;
         this.executors = Set.copyOf(membership.executors());
     }
 
+    /** The client's name (its address in the simulation); its sequences are named after it. */
     String id() {
-        return id;
+        return name;
     }
+
+    /** The sequence the client starts at {@code now}: "name@creation-ms" when sequences carry times. */
+    private String sequenceAt(long now) {
+        String seq = generation == 0 ? name : name + "~" + generation;
+        return timed ? seq + "@" + now * Scenario.MS_PER_TICK : seq;
+    }
+
+    /**
+     * The simulator's {@link org.bftws.core.SequenceRules}: a request whose payload says so terminates its sequence;
+     * a sequence named "...@ms" was created at that time.
+     */
+    static final org.bftws.core.SequenceRules RULES = new org.bftws.core.SequenceRules() {
+        @Override
+        public boolean terminates(Request r) {
+            return SimClient.terminates(r);
+        }
+
+        @Override
+        public long createdAt(String client) {
+            int at = client.lastIndexOf('@');
+            if (at < 0) {
+                return NO_CREATION_TIME;
+            }
+            try {
+                return Long.parseLong(client.substring(at + 1));
+            } catch (NumberFormatException e) {
+                return NO_CREATION_TIME;
+            }
+        }
+    };
 
     /** Whether this client misbehaves (it need not finish): the equivocating one, and the replayer. */
     boolean byzantine() {
         return byzantine || replayer;
     }
 
-    /** The request that ends sequence {@code client} after its {@code requests} requests. */
-    static Request terminateRequest(String client, int requests) {
-        return new Request(new RequestId(client, requests + 1L),
+    /** The request that ends sequence {@code client} as its message {@code number}. */
+    static Request terminateRequest(String client, long number) {
+        return new Request(new RequestId(client, number),
                 ("TERMINATE:" + client).getBytes(StandardCharsets.UTF_8));
     }
 
@@ -95,7 +151,7 @@ final class SimClient {
     }
 
     int completed() {
-        return next - 1;
+        return finished;
     }
 
     void onTick(long now, Simulation sim) {
@@ -112,8 +168,20 @@ final class SimClient {
             replay(now, sim);
             return;
         }
-        if (current == null) {
-            current = next > requests ? terminateRequest(id, requests)
+        if (current == null && idleFrom >= 0 && now - idleFrom < idleTicks) {
+            return; // away
+        }
+        if (current == null && generation == 0 && next == 1 && finished == 0) {
+            id = sequenceAt(now);
+        }
+        if (current == null && replayAfterExpiry != null) {
+            current = replayAfterExpiry;
+            sim.trace(now, name + " replays " + current + " on its expired sequence");
+            voter = new Voter(current.id(), membership.f(), executors, ReplyPolicy.WEAK_QUORUM);
+            issuedAt = now;
+            sendToAll(sim, now);
+        } else if (current == null) {
+            current = finished >= requests ? terminateRequest(id, next)
                     : new Request(new RequestId(id, next), payload(next, ""));
             sent.add(current);
             sim.signatures().clientSigns(current);
@@ -135,7 +203,7 @@ final class SimClient {
         }
         if (current == null || now - issuedAt > 4L * RETRANSMIT_TICKS) {
             int k = replays++;
-            current = k % 3 == 2 ? new Request(new RequestId(id, requests + 2L + k), payload(requests + 2 + k, "late"))
+            current = k % 3 == 2 ? new Request(new RequestId(id, next + 1L + k), payload(next + 1 + k, "late"))
                     : sent.get(k % sent.size());
             sim.signatures().clientSigns(current);
             voter = new Voter(current.id(), membership.f(), executors, ReplyPolicy.WEAK_QUORUM);
@@ -187,30 +255,81 @@ final class SimClient {
             return;
         }
         Voter.Outcome o = voter.add(reply);
-        if (o.state() == Voter.State.ACCEPTED && ended) {
-            sim.oracle().acceptedEnded(id, current.id(), o.result());
-            sim.replayRefused();
-            sim.trace(now, id + " was told its sequence ended, for " + current.id());
+        java.util.Optional<String> refused = o.state() == Voter.State.ACCEPTED ? Reply.endedReason(o.result())
+                : java.util.Optional.empty();
+        if (o.state() == Voter.State.ACCEPTED && replayAfterExpiry != null && current == replayAfterExpiry) {
+            // the replay on the expired sequence: refused, or answered from a lagging executor's table (not executed)
+            sim.oracle().acceptedEnded(name, current.id(), o.result());
+            sim.count("replays refused: sequence expired");
+            sim.trace(now, name + " was told about its replay " + current.id() + ": " + refused.orElse("its old reply"));
+            replayAfterExpiry = null;
             current = null;
-        } else if (o.state() == Voter.State.ACCEPTED && next > requests) {
-            sim.oracle().accepted(id, current.id(), o.result());
-            sim.oracle().acceptedEnded(id, current.id(), o.result());
-            sim.trace(now, id + " accepted the end of its sequence with " + current.id());
+            newSequence(now);
+        } else if (o.state() == Voter.State.ACCEPTED && ended) {
+            sim.oracle().acceptedEnded(name, current.id(), o.result());
+            sim.replayRefused();
+            sim.trace(now, name + " was told its sequence ended, for " + current.id());
+            current = null;
+        } else if (refused.isPresent() && !refused.get().equals(Reply.TERMINATED)) {
+            // expired (or not valid yet): the request may have executed before the expiry; never sent again
+            sim.oracle().acceptedEnded(name, current.id(), o.result());
+            sim.count(wasIdle ? "idle clients refused as expired" : "requests refused: sequence " + refused.get());
+            sim.trace(now, name + " was told its sequence is " + refused.get() + " at " + current.id());
+            maxLatency = Math.max(maxLatency, now - issuedAt);
+            boolean wasTerminate = finished >= requests;
+            Request first = current.id().number() > 1 && !wasTerminate
+                    ? new Request(new RequestId(id, 1), payload(1, "")) : null;
+            current = null;
+            if (wasTerminate) {
+                done = true;
+                return;
+            }
+            finished++;
+            if (wasIdle && first != null) {
+                wasIdle = false;
+                replayAfterExpiry = first; // identical bytes to what executed before, validly signed
+                sim.signatures().clientSigns(first);
+                return;
+            }
+            newSequence(now);
+            if (finished >= requests && !terminates) {
+                done = true;
+            }
+        } else if (o.state() == Voter.State.ACCEPTED && finished >= requests) {
+            sim.oracle().accepted(name, current.id(), o.result());
+            sim.oracle().acceptedEnded(name, current.id(), o.result());
+            sim.trace(now, name + " accepted the end of its sequence with " + current.id());
             maxLatency = Math.max(maxLatency, now - issuedAt);
             current = null;
             done = true;
             ended = replayer;
         } else if (o.state() == Voter.State.ACCEPTED) {
-            sim.oracle().accepted(id, current.id(), o.result());
-            sim.trace(now, id + " accepted " + current.id());
+            sim.oracle().accepted(name, current.id(), o.result());
+            if (wasIdle && idleFrom >= 0 && now - idleFrom >= idleTicks) {
+                sim.oracle().notExpired(name, current.id());
+            }
+            sim.trace(now, name + " accepted " + current.id());
             maxLatency = Math.max(maxLatency, now - issuedAt);
             current = null;
-            if (++next > requests && !terminates) {
+            next++;
+            if (++finished >= requests && !terminates) {
                 done = true;
             }
+            if (idleTicks > 0 && !wasIdle && idleFrom < 0 && finished == Math.max(1, requests / 2) && finished < requests) {
+                idleFrom = now;
+                wasIdle = true;
+                sim.trace(now, name + " goes idle for " + idleTicks + " ticks");
+            }
         } else if (o.state() == Voter.State.INCONCLUSIVE) {
-            sim.trace(now, id + " could not decide on " + current.id() + "; asks again");
+            sim.trace(now, name + " could not decide on " + current.id() + "; asks again");
             voter = new Voter(current.id(), membership.f(), executors, ReplyPolicy.WEAK_QUORUM);
         }
+    }
+
+    /** Goes on in a new sequence (its identifier made now): its first request is number 1. */
+    private void newSequence(long now) {
+        generation++;
+        id = sequenceAt(now);
+        next = 1;
     }
 }

@@ -68,19 +68,25 @@ public final class Simulation {
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
             disks.add(new ArrayList<>());
-            nodes[i] = Node.create(i, membership, scenario.options(), this::gated, SimClient::terminates);
+            nodes[i] = Node.create(i, membership, scenario.options(), this::gated, SimClient.RULES);
             apps[i] = new SimApplication();
             if (scenario.byzantine().containsKey(i)) {
                 tamperers[i] = new Tamperer(i, scenario.byzantine().get(i), membership,
                         scenario.options().viewChangeTimeout(), new Random(scenario.seed() + i));
             }
         }
+        boolean timed = scenario.expiry().on();
         for (int c = 0; c < scenario.correctClients(); c++) {
             addClient(new SimClient("c" + c, scenario.requestsPerClient(), false, scenario.ends().terminate(), false,
-                    membership, null));
+                    membership, null, timed, 0));
         }
         if (scenario.ends().replayer()) {
-            addClient(new SimClient("replayer", scenario.requestsPerClient(), false, true, true, membership, null));
+            addClient(new SimClient("replayer", scenario.requestsPerClient(), false, true, true, membership, null,
+                    timed, 0));
+        }
+        if (scenario.expiry().idler()) {
+            addClient(new SimClient("idler", Math.max(2, scenario.requestsPerClient()), false,
+                    scenario.ends().terminate(), false, membership, null, true, scenario.expiry().idleTicks()));
         }
         if (scenario.byzantineClient()) {
             addClient(new SimClient("evil", scenario.requestsPerClient(), true, membership,
@@ -109,7 +115,8 @@ public final class Simulation {
     long livenessBound() {
         long timeout = scenario.options().viewChangeTimeout();
         int f = membership.f();
-        return (timeout << (f + 3)) * 2 + (scenario.requestsPerClient() + 1L) * (2 * timeout + 2L * SimClient.RETRANSMIT_TICKS);
+        return (timeout << (f + 3)) * 2 + (scenario.requestsPerClient() + 1L) * (2 * timeout + 2L * SimClient.RETRANSMIT_TICKS)
+                + (scenario.expiry().idler() ? scenario.expiry().idleTicks() + 2 * timeout + 2L * SimClient.RETRANSMIT_TICKS : 0);
     }
 
     private Result run() {
@@ -130,6 +137,9 @@ public final class Simulation {
     private Result runSchedule() {
         long limit = scenario.faultTicks() + livenessBound();
         for (now = 1; now <= limit; now++) {
+            for (int i = 0; i < nodes.length; i++) {
+                tellClock(i);
+            }
             applyCrashes();
             for (SimNetwork.Envelope e : network.due(now)) {
                 deliver(e);
@@ -150,6 +160,25 @@ public final class Simulation {
         String stuck = oracle.violations().isEmpty() && !correctClientsDone() ? stuckReport() : null;
         return new Result(scenario, List.copyOf(oracle.violations()), stuck, now, network.sent(),
                 Math.max(0, now - scenario.faultTicks()), events, trace == null ? null : trace.toString());
+    }
+
+    /** The client a sequence belongs to: its identifier up to a generation ("~2") or creation time ("@ms"). */
+    private static String clientName(String sequence) {
+        int end = sequence.length();
+        for (char c : new char[] {'~', '@'}) {
+            int at = sequence.indexOf(c);
+            if (at >= 0) {
+                end = Math.min(end, at);
+            }
+        }
+        return sequence.substring(0, end);
+    }
+
+    /** Node {@code i}'s wall clock: true time plus its offset (a lying clock's lies beyond the bound). */
+    private void tellClock(int i) {
+        if (scenario.expiry().on() && !down[i]) {
+            process(i, nodes[i].onClock(Math.max(0, now * Scenario.MS_PER_TICK + scenario.expiry().skew(i))));
+        }
     }
 
     static boolean isNested(String client) {
@@ -232,7 +261,8 @@ public final class Simulation {
                 down[c.node()] = false;
                 if (c.restart() != Scenario.Restart.MEMORY) {
                     nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), this::gated,
-                            SimClient::terminates);
+                            SimClient.RULES);
+                    tellClock(c.node());
                     apps[c.node()] = new SimApplication();
                 }
                 trace("node " + c.node() + " restarts (" + c.restart() + ")");
@@ -310,6 +340,10 @@ public final class Simulation {
         boolean correct = !scenario.faulty(i);
         for (Output o : outputs) {
             if (o instanceof Output.Send s) {
+                if (correct && s.to() instanceof Destination.Client && s.message() instanceof Reply r
+                        && Reply.endedReason(r.result()).isPresent()) {
+                    oracle.refused(i, r.request(), r.result());
+                }
                 route(i, s);
             } else if (o instanceof Output.Execute e) {
                 if (correct) {
@@ -334,6 +368,12 @@ public final class Simulation {
                 process(i, nodes[i].onStateInstalled(s.seq()));
             } else if (o instanceof Output.Persist p) {
                 disks.get(i).add(p.record());
+            } else if (o instanceof Output.SequencesExpired x) {
+                count("sequences expired");
+                if (correct) {
+                    oracle.expired(i, x.seq(), x.clients());
+                }
+                trace("node " + i + " expires " + x.clients() + " at " + x.seq());
             } else if (o instanceof Output.Committed c) {
                 if (correct) {
                     oracle.committed(i, c.seq(), c.batch());
@@ -349,6 +389,9 @@ public final class Simulation {
                 trace("node " + i + " enters view " + v.view());
             } else if (o instanceof Output.Dropped d) {
                 count("drops");
+                if (d.reason().contains("beyond the bound")) {
+                    count("pre-prepares not prepared: time beyond the clock bound");
+                }
                 trace(() -> "node " + i + " drops " + d.what() + ": " + d.reason());
             }
         }
@@ -376,7 +419,7 @@ public final class Simulation {
         if (d instanceof Destination.Node n) {
             list.add(n.id());
         } else if (d instanceof Destination.Client c) {
-            Integer index = clientIndex.get(c.id());
+            Integer index = clientIndex.get(clientName(c.id()));
             if (index != null) {
                 list.add(nodes.length + index);
             }
@@ -393,7 +436,7 @@ public final class Simulation {
         return list;
     }
 
-    private void count(String event) {
+    void count(String event) {
         events.merge(event, 1L, Long::sum);
     }
 

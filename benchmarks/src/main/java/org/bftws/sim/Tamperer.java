@@ -68,7 +68,7 @@ final class Tamperer {
             // the rule that f+1 nodes vouch for a request before a correct backup prepares it keeps it unordered
             List<RequestRef> refs = new ArrayList<>(pp.batch().requests());
             refs.add(phantom());
-            m = new PrePrepare(pp.view(), pp.seq(), new Batch(refs), self);
+            m = new PrePrepare(pp.view(), pp.seq(), new Batch(refs, pp.batch().time()), self);
         }
         for (int to : destinations) {
             if (behaviors.contains(Behavior.LYING_CLAIMS) && (m instanceof Claim || m instanceof SignedClaim)
@@ -100,7 +100,7 @@ final class Tamperer {
             if (behaviors.contains(Behavior.PHANTOM_REQUESTS) && rnd.nextInt(3) == 0) {
                 List<RequestRef> refs = new ArrayList<>(pp.batch().requests());
                 refs.add(phantom());
-                return new PrePrepare(pp.view(), pp.seq(), new Batch(refs), self);
+                return new PrePrepare(pp.view(), pp.seq(), new Batch(refs, pp.batch().time()), self);
             }
         } else if (m instanceof Prepare p) {
             if (behaviors.contains(Behavior.WRONG_DIGESTS) && rnd.nextBoolean()) {

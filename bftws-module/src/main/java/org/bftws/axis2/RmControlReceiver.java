@@ -64,6 +64,10 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         String service = in.getAxisService().getName();
         URI endpoint = node.settings().replicas().groupByService(service).map(g -> g.endpoint())
                 .orElseGet(() -> URI.create(in.getTo() == null ? service : in.getTo().getAddress()));
+        java.util.Optional<org.bftws.config.GroupConfig> group = node.settings().replicas().groupByService(service);
+        if (group.isPresent() && !callerGroupsSequence(node, group.get(), cs.clientUuid())) {
+            checkCreationTime(group.get(), cs.clientUuid());
+        }
         InboundSequence seq;
         try {
             seq = node.destination().sequences().create(cs.clientUuid(), endpoint, cs.offeredId(), service,
@@ -78,6 +82,38 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         }
         out.getEnvelope().getBody().addChild(RmBodies.createSequenceResponse(seq.id(), seq.offeredId() != null));
         out.setWSAAction(Wsrm.CREATE_SEQUENCE_RESPONSE);
+    }
+
+    /**
+     * With sequence expiry, the creation time in a client's version 7 UUID becomes part of the sequence identifier
+     * and is judged against the replicas' agreed time when the sequence is used: refused here already when it lies
+     * more than half the idle limit from this replica's clock (the client's clock is wrong), so the client learns
+     * it now and not from an expired fault later. Other UUIDs give identifiers without a creation time, which a
+     * group with an idle limit refuses as expired (only caller groups' virtual sequences have none).
+     */
+    /** Whether {@code clientUuid} is a caller group's (paper 3.4): its virtual sequence has no creation time. */
+    private static boolean callerGroupsSequence(BftwsNode node, org.bftws.config.GroupConfig group, String clientUuid) {
+        return clientUuid != null && node.settings().replicas().callersOf(group).stream()
+                .anyMatch(caller -> org.bftws.axis2.tier.NestedSequences.callerUuid(caller).equalsIgnoreCase(clientUuid.trim()));
+    }
+
+    private static void checkCreationTime(org.bftws.config.GroupConfig group, String clientUuid) throws RmFault {
+        java.time.Duration limit = group.protocol().sequenceIdleLimit();
+        if (!group.bftEnabled() || limit.isZero() || clientUuid == null) {
+            return;
+        }
+        java.util.OptionalLong created = org.bftws.rm.SequenceIds.clientCreationTime(clientUuid);
+        if (created.isEmpty()) {
+            throw RmFault.createSequenceRefused("client UUID " + clientUuid + " is not a version 7 UUID (RFC 9562),"
+                    + " which carries its creation time; service " + group.service() + " expires idle sequences"
+                    + " and needs it (BFT-WS clients make one)");
+        }
+        long offBy = created.getAsLong() - System.currentTimeMillis();
+        if (Math.abs(offBy) > limit.toMillis() / 2) {
+            throw RmFault.createSequenceRefused("client UUID " + clientUuid + " was made " + Math.abs(offBy) / 1000
+                    + " s " + (offBy > 0 ? "ahead of" : "behind") + " this replica's clock, more than half the"
+                    + " sequenceIdleLimit of service " + group.service() + "; set the client's clock right");
+        }
     }
 
     private static void terminate(MessageContext in, MessageContext out, BftwsNode node, String id) throws RmFault {

@@ -100,7 +100,16 @@ final class GroupReader {
                 duration(p, "viewChangeTimeout", d.viewChangeTimeout()),
                 duration(p, "retransmissionInterval", d.retransmissionInterval()),
                 count(p, "maxRetransmissions", d.maxRetransmissions()), duration(p, "clientTimeout", d.clientTimeout()),
-                durationOrZero(p, "batchWaitForClients", d.batchWaitForClients()));
+                durationOrZero(p, "batchWaitForClients", d.batchWaitForClients()),
+                durationOrZero(p, "sequenceIdleLimit", d.sequenceIdleLimit()),
+                duration(p, "clockSkewBound", d.clockSkewBound()));
+        if (!c.sequenceIdleLimit().isZero() && c.sequenceIdleLimit().compareTo(c.clockSkewBound().multipliedBy(4)) < 0) {
+            // the agreed time may run up to a bound ahead of the clock an entry's activity was stamped with, and
+            // that one a bound behind: a limit this close to the bound would expire sequences that are not idle
+            problems.add(p, "has sequenceIdleLimit " + DurationText.format(c.sequenceIdleLimit())
+                    + " shorter than 4 x clockSkewBound (" + DurationText.format(c.clockSkewBound()) + "); active"
+                    + " sequences could expire: raise the limit, or use 0ms to never expire idle sequences");
+        }
         if (c.watermarkWindow() < c.checkpointInterval()) {
             // PBFT stalls: the primary may not propose beyond the window before a checkpoint can become stable
             problems.add(p, "has watermarkWindow " + c.watermarkWindow() + " smaller than checkpointInterval "

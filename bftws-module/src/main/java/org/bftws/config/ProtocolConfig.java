@@ -18,13 +18,19 @@ import java.time.Duration;
  * @param clientTimeout           how long a client waits for f+1 matching replies before it retransmits to all
  * @param batchWaitForClients     how long the primary may hold a batch back for clients that usually send their next
  *                                request soon after the last one committed (0: never; core {@code BatchPacing})
+ * @param sequenceIdleLimit       a client sequence idle for longer than this (on the replicas' agreed time) expires by
+ *                                an ordered decision, and its last-reply entry goes on every replica (0: never)
+ * @param clockSkewBound          a backup prepares a primary's new batch only if the batch's time (the primary's clock)
+ *                                lies within this of its own clock; the replicas' clocks must agree better than this
  */
 public record ProtocolConfig(int checkpointInterval, int watermarkWindow, int batchMaxSize, Duration batchMaxDelay,
                              int maxBatchesInFlight, Duration viewChangeTimeout, Duration retransmissionInterval,
-                             int maxRetransmissions, Duration clientTimeout, Duration batchWaitForClients) {
+                             int maxRetransmissions, Duration clientTimeout, Duration batchWaitForClients,
+                             Duration sequenceIdleLimit, Duration clockSkewBound) {
 
     public static ProtocolConfig defaults() {
         return new ProtocolConfig(128, 256, 64, Duration.ofMillis(2), 1, Duration.ofSeconds(1),
-                Duration.ofMillis(500), 8, Duration.ofSeconds(3), Duration.ofMillis(100));
+                Duration.ofMillis(500), 8, Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofHours(1),
+                Duration.ofSeconds(5));
     }
 }

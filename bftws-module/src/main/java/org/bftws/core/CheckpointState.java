@@ -10,13 +10,17 @@ import java.util.Map;
 
 /**
  * What a checkpoint covers: the application state {@code get_state} returned and the last-reply table (its live
- * entries and the identifiers of the sequences that ended), as of sequence number {@code seq}. Its canonical
- * encoding is what the checkpoint digest is computed over and what state transfer ships.
+ * entries with their last activity, the sequences that ended with their creation times, and the agreed time), as
+ * of sequence number {@code seq}. Its canonical encoding is what the checkpoint digest is computed over and what
+ * state transfer ships. Expired entries and dropped ended records are not in it.
  */
 record CheckpointState(long seq, byte[] applicationState, ReplyTable replies) {
 
-    /** Format 2 added the ended sequences after the entries. */
-    private static final int FORMAT = 2;
+    /**
+     * Format 2 added the ended sequences after the entries; format 3 the agreed time after the sequence number, each
+     * entry's last activity after its number, and each ended sequence's creation time after its identifier.
+     */
+    private static final int FORMAT = 3;
 
     byte[] encode() {
         try {
@@ -24,6 +28,7 @@ record CheckpointState(long seq, byte[] applicationState, ReplyTable replies) {
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeInt(FORMAT);
             out.writeLong(seq);
+            out.writeLong(replies.agreedTime());
             out.writeInt(applicationState.length);
             out.write(applicationState);
             out.writeInt(replies.size());
@@ -34,12 +39,14 @@ record CheckpointState(long seq, byte[] applicationState, ReplyTable replies) {
                 }
                 out.writeUTF(e.getKey());
                 out.writeLong(e.getValue().number());
+                out.writeLong(e.getValue().lastActive());
                 out.writeInt(reply.length);
                 out.write(reply);
             }
             out.writeInt(replies.endedClients().size());
-            for (String client : replies.endedClients()) {
-                out.writeUTF(client);
+            for (Map.Entry<String, Long> e : replies.endedClients().entrySet()) {
+                out.writeUTF(e.getKey());
+                out.writeLong(e.getValue());
             }
             out.flush();
             return bytes.toByteArray();
@@ -56,6 +63,7 @@ record CheckpointState(long seq, byte[] applicationState, ReplyTable replies) {
                 throw new IllegalArgumentException("unknown checkpoint format");
             }
             long seq = in.readLong();
+            long agreedTime = in.readLong();
             byte[] app = readBytes(in, encoded.length);
             int count = in.readInt();
             if (count < 0 || count > encoded.length) {
@@ -65,20 +73,22 @@ record CheckpointState(long seq, byte[] applicationState, ReplyTable replies) {
             for (int i = 0; i < count; i++) {
                 String client = in.readUTF();
                 long number = in.readLong();
-                entries.put(client, new ReplyTable.Entry(number, readBytes(in, encoded.length)));
+                long lastActive = in.readLong();
+                entries.put(client, new ReplyTable.Entry(number, readBytes(in, encoded.length), lastActive));
             }
             int endedCount = in.readInt();
             if (endedCount < 0 || endedCount > encoded.length) {
                 throw new IllegalArgumentException("bad count of ended sequences " + endedCount);
             }
-            java.util.List<String> ended = new java.util.ArrayList<>(endedCount);
+            Map<String, Long> ended = new LinkedHashMap<>();
             for (int i = 0; i < endedCount; i++) {
-                ended.add(in.readUTF());
+                String client = in.readUTF();
+                ended.put(client, in.readLong());
             }
             if (in.available() != 0) {
                 throw new IllegalArgumentException("trailing bytes after the checkpoint");
             }
-            return new CheckpointState(seq, app, ReplyTable.of(entries, ended));
+            return new CheckpointState(seq, app, ReplyTable.of(entries, ended, agreedTime));
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated checkpoint: " + e.getMessage(), e);
         }

@@ -15,7 +15,8 @@ import java.util.List;
  */
 public final class DurableRecordCodec {
 
-    private static final int FORMAT = 1;
+    /** Format 2 added each batch's time (agreed time, docs/protocol.md) before its request count. */
+    private static final int FORMAT = 2;
     private static final int VIEW = 1;
     private static final int PREPARED = 2;
     private static final int COMMITTED = 3;
@@ -133,6 +134,7 @@ public final class DurableRecordCodec {
     }
 
     private static void writeBatch(DataOutputStream out, Batch b) throws IOException {
+        out.writeLong(b.time());
         out.writeInt(b.size());
         for (RequestRef r : b.requests()) {
             out.writeUTF(r.id().client());
@@ -142,12 +144,13 @@ public final class DurableRecordCodec {
     }
 
     private static Batch readBatch(DataInputStream in, int limit) throws IOException {
+        long time = in.readLong();
         int n = count(in, limit);
         List<RequestRef> refs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             refs.add(new RequestRef(new RequestId(in.readUTF(), in.readLong()), Digest.fromBytes(readBytes(in, limit))));
         }
-        return new Batch(refs);
+        return new Batch(refs, time);
     }
 
     private static void writeRequests(DataOutputStream out, List<Request> requests) throws IOException {

@@ -179,7 +179,7 @@ public final class ExecutionNode implements Node {
             view = Math.max(view, chosen.view());
             out.add(new Output.Persist(new DurableRecord.CommittedRecord(next, chosen.view(), chosen.batch(),
                     chosen.requests())));
-            execution.execute(next, view, chosen.requests());
+            execution.execute(next, view, chosen.requests(), chosen.batch().time());
             stateTransfer.caughtUp(next);
         }
     }

@@ -16,7 +16,7 @@ import java.util.TreeMap;
  */
 final class ExecutionStage {
 
-    private record Ready(long seq, int view, List<Request> requests) {
+    private record Ready(long seq, int view, List<Request> requests, long time) {
     }
 
     private final int id;
@@ -63,32 +63,41 @@ final class ExecutionStage {
         return installing != null;
     }
 
-    /** Accepts committed batch {@code seq} (the next one) for execution. */
-    void execute(long seq, int view, List<Request> batch) {
+    /** Accepts committed batch {@code seq} (the next one), proposed at {@code time}, for execution. */
+    void execute(long seq, int view, List<Request> batch, long time) {
         if (seq != lastQueued + 1 || installing != null) {
             throw new IllegalStateException("execution must be in order: queued up to " + lastQueued + ", got " + seq);
         }
         lastQueued = seq;
-        queue.add(new Ready(seq, view, batch));
+        queue.add(new Ready(seq, view, batch, time));
         pump();
     }
 
     private void pump() {
         while (running == null && checkpointDue < 0 && installing == null && !queue.isEmpty()) {
             Ready r = queue.poll();
+            // The batch's time first: sequences idle for longer than the limit expire before its requests are
+            // judged, so a client coming back after the limit is refused in this very batch (at every executor).
+            List<String> expired = replies.advance(r.time(), options.sequenceIdleLimit());
+            if (!expired.isEmpty()) {
+                out.add(new Output.SequencesExpired(r.seq(), expired));
+            }
             List<Request> effective = new ArrayList<>(r.requests().size());
             for (Request req : r.requests()) {
-                switch (replies.verdict(req.id())) {
+                long createdAt = rules.createdAt(req.id().client());
+                switch (replies.verdict(req.id(), createdAt, options.sequenceIdleLimit())) {
                     case EXECUTE -> {
-                        replies.executing(req.id());
+                        replies.executing(req.id(), createdAt);
                         effective.add(req);
                     }
                     case DUPLICATE -> answerFromCache(req.id(), r.view());
-                    case ENDED -> answerEnded(req.id(), r.view());
+                    case ENDED -> answerEnded(req.id(), r.view(), Reply.TERMINATED);
+                    case EXPIRED -> answerEnded(req.id(), r.view(), Reply.EXPIRED);
+                    case NOT_YET_VALID -> answerEnded(req.id(), r.view(), Reply.NOT_YET_VALID);
                     case OUT_OF_ORDER -> out.drop(req.id(), "ordered before its predecessor in its client's sequence; left for later");
                 }
             }
-            running = new Ready(r.seq(), r.view(), effective);
+            running = new Ready(r.seq(), r.view(), effective, r.time());
             out.add(new Output.Execute(r.seq(), r.view(), effective));
         }
     }
@@ -106,8 +115,8 @@ final class ExecutionStage {
             if (rules.terminates(req)) {
                 // The sequence's TerminateSequence, ordered like a request: every executor removes the entry here.
                 // Its reply is the one a retransmission of it gets later too, so the client's vote always agrees.
-                replies.end(rid.client());
-                out.toClient(rid.client(), new Reply(rid, r.view(), Reply.sequenceEnded("terminated"), id));
+                replies.end(rid.client(), rules.createdAt(rid.client()));
+                out.toClient(rid.client(), new Reply(rid, r.view(), Reply.sequenceEnded(Reply.TERMINATED), id));
             } else {
                 replies.executed(rid, results.get(i));
                 out.toClient(rid.client(), new Reply(rid, r.view(), results.get(i), id));
@@ -129,9 +138,13 @@ final class ExecutionStage {
      * or the refusal, was sent).
      */
     boolean answerDuplicate(Request r, int view) {
-        switch (replies.verdict(r.id())) {
+        String client = r.id().client();
+        switch (replies.verdict(r.id(), rules.createdAt(client), options.sequenceIdleLimit())) {
             case DUPLICATE -> answerFromCache(r.id(), view);
-            case ENDED -> answerEnded(r.id(), view);
+            case ENDED -> answerEnded(r.id(), view, Reply.TERMINATED);
+            // Expired stays expired as the agreed time grows, so this answer is the one the ordered execution gives.
+            // NOT_YET_VALID does not (the agreed time may reach the creation time): only the ordered execution says.
+            case EXPIRED -> answerEnded(r.id(), view, Reply.EXPIRED);
             default -> {
                 return false;
             }
@@ -139,9 +152,12 @@ final class ExecutionStage {
         return true;
     }
 
-    /** A request on a sequence that ended: refused with the same result at every correct executor, not executed. */
-    private void answerEnded(RequestId rid, int view) {
-        out.toClient(rid.client(), new Reply(rid, view, Reply.sequenceEnded("terminated"), id));
+    /**
+     * A request on a sequence that ended, expired or is not valid yet: refused with the same result at every correct
+     * executor, not executed.
+     */
+    private void answerEnded(RequestId rid, int view, String why) {
+        out.toClient(rid.client(), new Reply(rid, view, Reply.sequenceEnded(why), id));
     }
 
     private void answerFromCache(RequestId rid, int view) {

@@ -14,6 +14,15 @@ public interface Node {
     /** A message authenticated as sent (or signed) by {@code message.sender()}. */
     List<Output> onMessage(Message message);
 
+    /**
+     * This node's wall-clock reading in milliseconds (the adapter reports it before ticks; the core has no clock of
+     * its own). A primary stamps its proposals with it, and a backup prepares a new proposal only if the primary's
+     * time lies within {@link ReplicaOptions#clockBound()} of it; execution uses the agreed time, never this.
+     */
+    default List<Output> onClock(long wallMillis) {
+        return List.of();
+    }
+
     /** One tick of the node's clock; every timer in {@link ReplicaOptions} counts these. */
     List<Output> onTick();
 

@@ -116,7 +116,11 @@ final class NormalCase {
                 return; // clients about to send again join this batch (BatchPacing)
             }
             replica.pacing.proposed();
-            PrePrepare pp = new PrePrepare(replica.view(), replica.nextSeq++, requests.nextBatch(options.batchMaxSize(), ready), id);
+            // Stamped with this node's clock: the backups check it against theirs, execution takes the running
+            // maximum of the stamps (a clock that steps back moves no agreed time back).
+            Batch batch = requests.nextBatch(options.batchMaxSize(), ready);
+            PrePrepare pp = new PrePrepare(replica.view(), replica.nextSeq++,
+                    new Batch(batch.requests(), replica.clockMillis), id);
             Slot s = log.slot(pp.seq());
             s.enterView(replica.view());
             s.prePrepare = pp;
@@ -182,6 +186,14 @@ final class NormalCase {
         }
         s.prePrepare = pp;
         s.notePrePrepared(replica.now);
+        long skew = pp.batch().time() - replica.clockMillis;
+        if (options.sequenceIdleLimit() > 0 && Math.abs(skew) > options.clockBound()) {
+            // A lying (or badly set) clock would expire sequences too early, or never: this backup withholds its
+            // prepare, as if the primary stalled; the view-change timer of the waiting requests replaces it.
+            s.clockRefused = true;
+            out.drop(pp, "its time is " + skew + " ms off this node's clock, beyond the bound of "
+                    + options.clockBound() + " ms: not prepared");
+        }
         sendPrepareIfReady(s);
         checkPrepared(s);
         checkCommitted(s);
@@ -202,7 +214,7 @@ final class NormalCase {
         if (!haveBodies(s, s.prePrepare.sender())) {
             return;
         }
-        if (replica.viewChanging || !admissionWaits.admittedHere(s)) {
+        if (replica.viewChanging || s.clockRefused || !admissionWaits.admittedHere(s)) {
             return;
         }
         Prepare p = new Prepare(replica.view(), s.seq, s.prePrepare.digest(), id);

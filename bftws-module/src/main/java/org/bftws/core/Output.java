@@ -63,6 +63,17 @@ public sealed interface Output {
     record ViewInstalled(int view, int primary) implements Output {
     }
 
+    /**
+     * Executing batch {@code seq} expired these client sequences (idle for longer than the idle limit), in this
+     * order, at every executor alike; the adapter forgets what it keeps of them (WS-RM bookkeeping). Agreement-only
+     * nodes report it when the batch commits.
+     */
+    record SequencesExpired(long seq, List<String> clients) implements Output {
+        public SequencesExpired {
+            clients = List.copyOf(clients);
+        }
+    }
+
     /** State transfer finished: the node now stands at the stable checkpoint {@code seq}. */
     record StateTransferred(long seq) implements Output {
     }

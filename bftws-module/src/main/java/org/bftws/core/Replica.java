@@ -35,6 +35,8 @@ public final class Replica implements Node {
     private final CheckpointFlow checkpointFlow;
 
     long now;
+    /** This node's wall clock as the adapter last reported it ({@link #onClock}), in ms. */
+    long clockMillis;
     private int view;
     boolean viewChanging;
     /** Every sequence number up to this one committed here and was processed in order. */
@@ -75,7 +77,7 @@ public final class Replica implements Node {
         this.membership = membership;
         this.options = options;
         this.rules = rules;
-        this.requests = new RequestStore(options.maxPendingPerClient());
+        this.requests = new RequestStore(options.maxPendingPerClient(), options.sequenceIdleLimit(), rules);
         this.pacing = new BatchPacing(options.clientWaitTicks());
         this.checkpoints = new Checkpoints(membership, options);
         this.claims = new RequestClaims(membership, id);
@@ -186,6 +188,12 @@ public final class Replica implements Node {
         } else {
             out.drop(m, "not a message for an agreement node");
         }
+    }
+
+    @Override
+    public List<Output> onClock(long wallMillis) {
+        clockMillis = wallMillis;
+        return out.drain();
     }
 
     @Override
@@ -301,6 +309,10 @@ public final class Replica implements Node {
             out.add(new Output.Committed(s.seq, view, s.committedBatch.digest()));
             List<Request> bodies = requests.bodiesOf(s.committedBatch);
             out.add(new Output.Persist(new DurableRecord.CommittedRecord(s.seq, view, s.committedBatch, bodies)));
+            List<String> expired = requests.advance(s.committedBatch.time());
+            if (execution == null && !expired.isEmpty()) {
+                out.add(new Output.SequencesExpired(s.seq, expired)); // executors report it when they execute
+            }
             if (s.prePreparedAt >= 0) {
                 pacing.ordered(now - s.prePreparedAt);
             }
@@ -310,7 +322,7 @@ public final class Replica implements Node {
                 pacing.committed(r.id().client(), now);
             }
             if (execution != null) {
-                execution.execute(s.seq, view, bodies);
+                execution.execute(s.seq, view, bodies, s.committedBatch.time());
             }
             if (membership.hasExecutionOnlyNodes()) {
                 out.toExecutionNodes(new CommittedBatch(view, s.seq, s.committedBatch, bodies, id));

@@ -15,10 +15,14 @@ package org.bftws.core;
  * @param maxPendingPerClient  requests of one client kept waiting beyond its next expected number; more are dropped
  * @param clientWaitTicks      the primary waits up to this many ticks for clients that usually send again soon after
  *                             their last request committed, so they join the batch ({@link BatchPacing}; 0: never)
+ * @param sequenceIdleLimit    milliseconds of agreed time after which an idle client sequence expires (0: never);
+ *                             not ticks: agreed time is the primaries' clock readings in the batches
+ * @param clockBound           milliseconds by which a new pre-prepare's time may differ from this node's clock
+ *                             ({@link Node#onClock}) for this backup to prepare it
  */
 public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int batchMaxSize, int batchDelayTicks,
                              int maxBatchesInFlight, int viewChangeTimeout, int statusPeriod, int fetchTimeout,
-                             int maxPendingPerClient, int clientWaitTicks) {
+                             int maxPendingPerClient, int clientWaitTicks, long sequenceIdleLimit, long clockBound) {
 
     public ReplicaOptions {
         require(checkpointInterval >= 1, "checkpointInterval must be at least 1");
@@ -32,6 +36,25 @@ public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int ba
         require(fetchTimeout >= 1, "fetchTimeout must be at least 1 tick");
         require(maxPendingPerClient >= 1, "maxPendingPerClient must be at least 1");
         require(clientWaitTicks >= 0, "clientWaitTicks must not be negative");
+        require(sequenceIdleLimit >= 0, "sequenceIdleLimit must not be negative");
+        require(clockBound >= 0, "clockBound must not be negative");
+    }
+
+    /** Options without sequence expiry (sequences live until terminated), with a clock bound of 5 s. */
+    public ReplicaOptions(int checkpointInterval, int watermarkWindow, int batchMaxSize, int batchDelayTicks,
+                          int maxBatchesInFlight, int viewChangeTimeout, int statusPeriod, int fetchTimeout,
+                          int maxPendingPerClient, int clientWaitTicks) {
+        this(checkpointInterval, watermarkWindow, batchMaxSize, batchDelayTicks, maxBatchesInFlight, viewChangeTimeout,
+                statusPeriod, fetchTimeout, maxPendingPerClient, clientWaitTicks, 0, DEFAULT_CLOCK_BOUND);
+    }
+
+    /** The clock bound when none is given: 5 s. */
+    public static final long DEFAULT_CLOCK_BOUND = 5_000;
+
+    /** These options with sequence expiry: idle sequences expire after {@code idleLimit} ms of agreed time. */
+    public ReplicaOptions withSequenceExpiry(long idleLimit, long bound) {
+        return new ReplicaOptions(checkpointInterval, watermarkWindow, batchMaxSize, batchDelayTicks, maxBatchesInFlight,
+                viewChangeTimeout, statusPeriod, fetchTimeout, maxPendingPerClient, clientWaitTicks, idleLimit, bound);
     }
 
     /** Options whose primary never waits for returning clients (the batch closes by size and delay only). */

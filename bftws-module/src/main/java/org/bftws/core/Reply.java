@@ -15,6 +15,13 @@ public record Reply(RequestId request, int view, byte[] result, int sender) impl
         return result.clone();
     }
 
+    /** {@link #sequenceEnded} reason: the sequence's TerminateSequence executed. */
+    public static final String TERMINATED = "terminated";
+    /** {@link #sequenceEnded} reason: the sequence was idle (or created) longer than the idle limit ago. */
+    public static final String EXPIRED = "expired";
+    /** {@link #sequenceEnded} reason: the sequence's creation time lies more than the idle limit ahead. */
+    public static final String NOT_YET_VALID = "not-yet-valid";
+
     /**
      * The result every correct executor sends for a request on a sequence that ended ({@code why}: "terminated"):
      * the request is not executed. It starts with a NUL byte, which no XML reply body (the adapter's results) and

@@ -34,16 +34,32 @@ final class RequestStore {
     private final Map<String, Long> committed = new HashMap<>();
     private final Map<String, Long> proposed = new HashMap<>();
     /**
-     * Clients whose sequence ended (their TerminateSequence committed): everything they send counts as ordered
-     * already, and nothing else of them is kept.
+     * Clients whose sequence ended (their TerminateSequence committed), with their creation times: everything they
+     * send counts as ordered already, and nothing else of them is kept.
      */
-    private final Set<String> ended = new java.util.HashSet<>();
+    private final Map<String, Long> ended = new HashMap<>();
+    /**
+     * The executors' expiry rules, applied here at commit in the same order (docs/protocol.md, "Expiry"), so that a
+     * primary proposes no request of an expired sequence and no backup waits for one: the running maximum of the
+     * committed batches' times, each committed client's last activity, each ended record's creation time.
+     */
+    private final long idleLimit;
+    private final SequenceRules rules;
+    private long agreedTime;
+    private final SequenceAges committedAges = new SequenceAges();
+    private final SequenceAges endedAges = new SequenceAges();
     /** Digests that accepted pre-prepares name but whose bodies have not arrived, with the slots that wait. */
     private final Map<Digest, TreeSet<Long>> awaited = new HashMap<>();
     private long arrivals;
 
     RequestStore(int maxPendingPerClient) {
+        this(maxPendingPerClient, 0, SequenceRules.NONE);
+    }
+
+    RequestStore(int maxPendingPerClient, long idleLimit, SequenceRules rules) {
         this.maxPendingPerClient = maxPendingPerClient;
+        this.idleLimit = idleLimit;
+        this.rules = rules;
     }
 
     /** A request from its client (or relayed with the client's signature): kept until it is ordered. */
@@ -141,13 +157,50 @@ final class RequestStore {
         return !awaited.isEmpty();
     }
 
-    /** The client's last number committed in sequence order; every number for a sequence that ended. */
+    /**
+     * The client's last number committed in sequence order; every number for a sequence that ended, or that has no
+     * progress and was created longer than the idle limit ago (expired: the executors refuse it for ever).
+     */
     long committedNumber(String client) {
-        return ended.contains(client) ? Long.MAX_VALUE : committed.getOrDefault(client, 0L);
+        if (ended.containsKey(client)) {
+            return Long.MAX_VALUE;
+        }
+        Long n = committed.get(client);
+        if (n != null) {
+            return n;
+        }
+        return ReplyTable.admission(rules.createdAt(client), idleLimit, agreedTime) == ReplyTable.Verdict.EXPIRED
+                ? Long.MAX_VALUE : 0;
     }
 
     boolean ended(String client) {
-        return ended.contains(client);
+        return ended.containsKey(client);
+    }
+
+    long agreedTime() {
+        return agreedTime;
+    }
+
+    /**
+     * A committed batch with time {@code time} is processed: the agreed time moves up to it, and the clients idle
+     * for longer than the limit are forgotten (their progress, proposals and waiting requests), like the executors
+     * expire them when the batch executes; ended records of sequences created before the limit go. Returns the
+     * expired clients in order.
+     */
+    List<String> advance(long time) {
+        agreedTime = Math.max(agreedTime, time);
+        if (idleLimit <= 0) {
+            return List.of();
+        }
+        long cutoff = agreedTime - idleLimit;
+        endedAges.removeOlderThan(cutoff).forEach(ended::remove);
+        List<String> expired = committedAges.removeOlderThan(cutoff);
+        for (String c : expired) {
+            committed.remove(c);
+            proposed.remove(c);
+            waiting.remove(c);
+        }
+        return expired;
     }
 
     /**
@@ -155,15 +208,32 @@ final class RequestStore {
      * is a duplicate or out of order and changes nothing (an out-of-order request stays waiting).
      */
     void committed(RequestId id, boolean terminates) {
-        long last = committedNumber(id.client());
-        if (ended.contains(id.client()) || id.number() != last + 1) {
+        String client = id.client();
+        long createdAt = rules.createdAt(client);
+        if (!committed.containsKey(client) && !ended.containsKey(client)
+                && ReplyTable.admission(createdAt, idleLimit, agreedTime) == ReplyTable.Verdict.NOT_YET_VALID) {
+            // The executors refuse it at this point of the order; its client may send it again once the agreed time
+            // caught up. Neither waiting nor proposed: a backup must not suspect the primary over it.
+            proposed.remove(client);
+            TreeMap<Long, List<Waiting>> q = waiting.get(client);
+            if (q != null) {
+                q.remove(id.number());
+                if (q.isEmpty()) {
+                    waiting.remove(client);
+                }
+            }
+            return;
+        }
+        long last = committedNumber(client);
+        if (ended.containsKey(client) || id.number() != last + 1) {
             return;
         }
         if (terminates) {
-            end(id.client());
+            end(client, createdAt);
             return;
         }
         committed.put(id.client(), id.number());
+        committedAges.put(client, ReplyTable.activeUntil(agreedTime, createdAt));
         proposed.merge(id.client(), id.number(), Math::max);
         TreeMap<Long, List<Waiting>> q = waiting.get(id.client());
         if (q != null) {
@@ -175,8 +245,11 @@ final class RequestStore {
     }
 
     /** The client's sequence ended: its progress and waiting requests are forgotten, the fact that it ended kept. */
-    private void end(String client) {
-        ended.add(client);
+    private void end(String client, long createdAt) {
+        long keep = createdAt == SequenceRules.NO_CREATION_TIME ? Long.MAX_VALUE : createdAt;
+        ended.put(client, keep);
+        endedAges.put(client, keep);
+        committedAges.remove(client);
         committed.remove(client);
         proposed.remove(client);
         waiting.remove(client);
@@ -185,9 +258,14 @@ final class RequestStore {
     /** After a state transfer: clients' progress as the installed last-reply table says. */
     void jumpTo(ReplyTable table) {
         table.endedClients().forEach(this::end);
+        agreedTime = Math.max(agreedTime, table.agreedTime());
+        // What the table no longer has expired (or never started): forgotten here as well.
+        advance(agreedTime);
         for (Map.Entry<String, ReplyTable.Entry> e : table.entries().entrySet()) {
             long n = e.getValue().number();
-            if (n > committedNumber(e.getKey())) {
+            committedAges.put(e.getKey(), e.getValue().lastActive());
+            // the live entry itself, not committedNumber: without an entry here yet, that would call it expired
+            if (!ended.containsKey(e.getKey()) && n > committed.getOrDefault(e.getKey(), 0L)) {
                 committed.put(e.getKey(), n);
                 TreeMap<Long, List<Waiting>> q = waiting.get(e.getKey());
                 if (q != null) {
@@ -212,7 +290,7 @@ final class RequestStore {
     void markProposed(Batch b) {
         for (RequestRef ref : b.requests()) {
             String c = ref.id().client();
-            if (!ended.contains(c) && ref.id().number() == nextToPropose(c)) {
+            if (!ended.containsKey(c) && ref.id().number() == nextToPropose(c)) {
                 proposed.put(c, ref.id().number());
             }
         }

@@ -7,6 +7,9 @@ package org.bftws.core;
  */
 public interface SequenceRules {
 
+    /** {@link #createdAt}'s answer for a sequence whose identifier carries no creation time: it never expires. */
+    long NO_CREATION_TIME = Long.MIN_VALUE;
+
     /** Rules under which no request ends its sequence (every sequence lives forever). */
     SequenceRules NONE = request -> false;
 
@@ -16,4 +19,15 @@ public interface SequenceRules {
      * Must depend on the request's bytes only (its digest binds them).
      */
     boolean terminates(Request request);
+
+    /**
+     * When sequence {@code client} was created (milliseconds on the agreed clock's scale), read from its identifier
+     * alone, or {@link #NO_CREATION_TIME}. A sequence with a creation time expires once idle for longer than the
+     * idle limit, and a request on it without a live entry is refused unless its creation time lies within the idle
+     * limit of the agreed time (docs/protocol.md, "Expiry"); one without never expires (a caller group's virtual
+     * sequence, whose next request must always find its entry).
+     */
+    default long createdAt(String client) {
+        return NO_CREATION_TIME;
+    }
 }

@@ -33,6 +33,11 @@ final class Slot {
      * correct primary) admitted its requests; this node may prepare it without its own admission (LocalAdmissions).
      */
     boolean reproposal;
+    /**
+     * The primary's time in this slot's pre-prepare lay outside the clock bound of this node's clock when it arrived:
+     * this backup does not prepare it (it can still learn that 2f+1 others committed it).
+     */
+    boolean clockRefused;
     /** When this backup last asked for copies of gated requests it has bodies of but did not admit (-1: never). */
     long admissionAskedAt = -1;
     /** When this node first had a pre-prepare for this slot (-1: not yet): how long ordering takes, for pacing. */
@@ -65,6 +70,7 @@ final class Slot {
         bodiesAskedAt = -1;
         bodiesMissingSince = -1;
         reproposal = false;
+        clockRefused = false;
         admissionAskedAt = -1;
     }
 

@@ -28,10 +28,20 @@ import java.util.UUID;
  * The low 62 bits name the owner: forging a sequence of another party means finding a name of one's own whose tag
  * collides, which the truststore's registered names leave no room for. A client checks the first half (its UUID and
  * the endpoint) of a CreateSequenceResponse; it need not know how the replicas name it.
+ *
+ * <p>Creation time: a BFT-WS client's UUID is a version 7 UUID (RFC 9562), whose first 48 bits are the Unix time in
+ * milliseconds at which the client made it. The identifier of such a sequence carries that time in front:
+ * {@code urn:bftws:sequence:<ms>:<uuid as above>}. Every replica reads it from the identifier alone
+ * ({@link #createdAt}), which is what lets idle sequences expire by an ordered decision and keeps an expired one
+ * from being used again (docs/protocol.md, "Expiry"). Other client UUIDs give the {@code urn:uuid:} form, without a
+ * creation time.
  */
 public final class SequenceIds {
 
     private static final long OWNER_BITS = 0x3fffffffffffffffL;
+    /** The prefix of identifiers that carry their creation time. */
+    static final String TIMED_PREFIX = "urn:bftws:sequence:";
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     /**
      * Owner tags by owner name: every message on a sequence has its owner checked, and a SHA-256 per message for a
      * handful of authenticated party names was 3 % of a replica's CPU in a JFR profile. Bounded: names come from
@@ -49,7 +59,51 @@ public final class SequenceIds {
             throw new IllegalArgumentException("a client UUID is needed to derive a sequence identifier");
         }
         long client = clientPart(clientUuid, groupEndpoint);
-        return format(client, ownerTag(owner));
+        String id = format(client, ownerTag(owner));
+        java.util.OptionalLong created = clientCreationTime(clientUuid);
+        return created.isPresent() ? TIMED_PREFIX + created.getAsLong() + ":" + id : id;
+    }
+
+    /** A fresh client UUID: version 7, its creation time (now) in the first 48 bits, the rest random. */
+    public static String newClientUuid() {
+        return newClientUuid(System.currentTimeMillis());
+    }
+
+    static String newClientUuid(long millis) {
+        long high = (millis << 16) | 0x7000L | (RANDOM.nextInt() & 0x0fffL);
+        long low = (RANDOM.nextLong() & 0x3fffffffffffffffL) | 0x8000000000000000L;
+        return new UUID(high, low).toString();
+    }
+
+    /** The creation time a version 7 client UUID carries, in Unix milliseconds; empty for other UUIDs. */
+    public static java.util.OptionalLong clientCreationTime(String clientUuid) {
+        try {
+            UUID u = UUID.fromString(normalise(clientUuid));
+            return u.version() == 7 ? java.util.OptionalLong.of(u.getMostSignificantBits() >>> 16)
+                    : java.util.OptionalLong.empty();
+        } catch (IllegalArgumentException e) {
+            return java.util.OptionalLong.empty();
+        }
+    }
+
+    /**
+     * When the sequence was created (Unix milliseconds), read from its identifier alone; empty when it carries no
+     * creation time (the {@code urn:uuid:} form) or is no identifier of this scheme.
+     */
+    public static java.util.OptionalLong createdAt(String sequenceId) {
+        if (sequenceId == null || !sequenceId.startsWith(TIMED_PREFIX)) {
+            return java.util.OptionalLong.empty();
+        }
+        int colon = sequenceId.indexOf(':', TIMED_PREFIX.length());
+        if (colon < 0 || colon - TIMED_PREFIX.length() > 19) {
+            return java.util.OptionalLong.empty();
+        }
+        try {
+            long ms = Long.parseLong(sequenceId.substring(TIMED_PREFIX.length(), colon));
+            return ms >= 0 && parse(sequenceId) != null ? java.util.OptionalLong.of(ms) : java.util.OptionalLong.empty();
+        } catch (NumberFormatException e) {
+            return java.util.OptionalLong.empty();
+        }
     }
 
     /**
@@ -69,7 +123,8 @@ public final class SequenceIds {
     /** Whether {@code sequenceId} is the one derived from {@code clientUuid} at {@code groupEndpoint}, whoever owns it. */
     public static boolean derivedFrom(String sequenceId, String clientUuid, URI groupEndpoint) {
         UUID u = parse(sequenceId);
-        return u != null && u.getMostSignificantBits() == withVersion(clientPart(clientUuid, groupEndpoint));
+        return u != null && u.getMostSignificantBits() == withVersion(clientPart(clientUuid, groupEndpoint))
+                && createdAt(sequenceId).equals(clientCreationTime(clientUuid));
     }
 
     private static long clientPart(String clientUuid, URI groupEndpoint) {
@@ -104,6 +159,10 @@ public final class SequenceIds {
     }
 
     private static UUID parse(String sequenceId) {
+        if (sequenceId != null && sequenceId.startsWith(TIMED_PREFIX)) {
+            int colon = sequenceId.indexOf(':', TIMED_PREFIX.length());
+            sequenceId = colon < 0 ? null : sequenceId.substring(colon + 1);
+        }
         if (sequenceId == null || !sequenceId.startsWith("urn:uuid:")) {
             return null;
         }

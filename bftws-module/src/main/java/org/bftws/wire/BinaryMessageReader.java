@@ -246,7 +246,8 @@ final class BinaryMessageReader {
     }
 
     private Batch batch(Where w, int max) throws WireFormatException {
-        return new Batch(refs(w, max));
+        long time = in.readLong(w, "time", 0, Long.MAX_VALUE);
+        return new Batch(refs(w, max), time);
     }
 
     private List<RequestRef> refs(Where w, int max) throws WireFormatException {

@@ -33,7 +33,7 @@ import org.bftws.core.ViewChange;
  * of this form must also change {@link SigningInput}'s domain string.
  */
 public final class CanonicalForm {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     private CanonicalForm() {
     }
@@ -100,6 +100,7 @@ public final class CanonicalForm {
     }
 
     private static void batch(Batch batch, CanonicalWriter out) {
+        out.writeLong(batch.time());
         refs(batch.requests(), out);
     }
 

@@ -112,11 +112,12 @@ final class MessageDecoder {
             case COMMITTED_BATCH: {
                 int view = view(in);
                 long seq = seq(in, SEQ);
+                long time = time(in);
                 ChildCursor c = in.children();
                 List<Request> requests = requests(c);
                 c.end();
-                return new CommittedBatch(view, seq, new Batch(requests.stream().map(Request::ref).toList()), requests,
-                        from(in));
+                return new CommittedBatch(view, seq, new Batch(requests.stream().map(Request::ref).toList(), time),
+                        requests, from(in));
             }
             case FETCH_COMMITTED:
                 return new FetchCommitted(seq(in, AFTER_SEQ), from(in));
@@ -130,8 +131,9 @@ final class MessageDecoder {
     private PrePrepare prePrepare(XmlInput in) throws WireFormatException {
         int view = view(in);
         long seq = seq(in, SEQ);
+        long time = time(in);
         List<RequestRef> refs = refs(in, limits.maxBatch());
-        return signed(new PrePrepare(view, seq, new Batch(refs), from(in)), in);
+        return signed(new PrePrepare(view, seq, new Batch(refs, time), from(in)), in);
     }
 
     /** The {@code Ref} children of {@code in}, at most {@code max} of them, and nothing else. */
@@ -303,6 +305,10 @@ final class MessageDecoder {
 
     private static int view(XmlInput in) throws WireFormatException {
         return in.integer(VIEW, 0, Integer.MAX_VALUE);
+    }
+
+    private static long time(XmlInput in) throws WireFormatException {
+        return in.number(TIME, 0, Long.MAX_VALUE);
     }
 
     private static long seq(XmlInput in, String name) throws WireFormatException {

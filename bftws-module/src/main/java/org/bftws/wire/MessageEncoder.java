@@ -65,6 +65,7 @@ final class MessageEncoder {
         if (m instanceof PrePrepare pp) {
             attr(e, VIEW, pp.view());
             attr(e, SEQ, pp.seq());
+            attr(e, TIME, pp.batch().time());
             refs(pp.batch(), e);
         } else if (m instanceof Prepare p) {
             attr(e, VIEW, p.view());
@@ -127,6 +128,7 @@ final class MessageEncoder {
         } else if (m instanceof CommittedBatch cb) {
             attr(e, VIEW, cb.view());
             attr(e, SEQ, cb.seq());
+            attr(e, TIME, cb.batch().time());
             // the batch is the requests' references in order (the core builds it so): sending both would only
             // open a way to be inconsistent
             if (!cb.batch().requests().equals(cb.requests().stream().map(Request::ref).toList())) {

@@ -10,7 +10,7 @@ import org.bftws.core.Message;
  */
 final class SigningInput {
     /** The signature scheme's version (2: Ed25519 proof keys); part of the domain string. */
-    static final int SCHEME_VERSION = 2;
+    static final int SCHEME_VERSION = 3;
     static final String DOMAIN = WireNames.NS + "#signature/v" + SCHEME_VERSION;
 
     private SigningInput() {

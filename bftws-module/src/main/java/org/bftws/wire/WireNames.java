@@ -33,6 +33,8 @@ public final class WireNames {
     static final String TARGET_VIEW = "targetView";
     static final String VIEW_CHANGES_FROM = "viewChangesFrom";
     static final String AFTER_SEQ = "afterSeq";
+    /** A batch's time: the primary's clock reading in ms when it proposed it (agreed time, docs/protocol.md). */
+    static final String TIME = "time";
 
     private WireNames() {
     }

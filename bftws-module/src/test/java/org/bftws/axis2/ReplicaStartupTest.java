@@ -55,7 +55,7 @@ class ReplicaStartupTest {
                         + replicasXml + "</parameter><parameter name=\"party\">replica0</parameter></moduleConfig>"));
         NodeServer replica = NodeServer.start(TestNodes.repository(dir.resolve("replica0"), true), axis2, port);
         try {
-            String uuid = java.util.UUID.randomUUID().toString();
+            String uuid = org.bftws.rm.SequenceIds.newClientUuid();
             String created = post(endpoint, Wsrm.NS + "/CreateSequence", "", RmBodies.createSequence(uuid).toString());
             String id = SequenceIds.derive(uuid, URI.create("http://echo.bftws.group/axis2/services/EchoService"), "");
             assertTrue(created.contains(id), "the replica created the client's sequence: " + created);

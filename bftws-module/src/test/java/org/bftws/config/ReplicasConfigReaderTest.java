@@ -133,6 +133,31 @@ class ReplicasConfigReaderTest {
     }
 
     @Test
+    void idleSequencesExpireAfterAnHourByDefaultAndTheLimitAndClockBoundAreReadOrSwitchedOff() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.protocol = "<protocol/>";
+        ProtocolConfig defaults = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).protocol();
+        assertEquals(Duration.ofHours(1), defaults.sequenceIdleLimit());
+        assertEquals(Duration.ofSeconds(5), defaults.clockSkewBound());
+        xml.protocol = "<protocol sequenceIdleLimit=\"10m\" clockSkewBound=\"2s\"/>";
+        ProtocolConfig given = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).protocol();
+        assertEquals(Duration.ofMinutes(10), given.sequenceIdleLimit());
+        assertEquals(Duration.ofSeconds(2), given.clockSkewBound());
+        xml.protocol = "<protocol sequenceIdleLimit=\"0ms\"/>";
+        assertEquals(Duration.ZERO, ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0)
+                .protocol().sequenceIdleLimit(), "0ms: sequences never expire");
+    }
+
+    @Test
+    void anIdleLimitWithinFourClockBoundsAndAZeroClockBoundAreRefused() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.protocol = "<protocol sequenceIdleLimit=\"10s\" clockSkewBound=\"5s\"/>";
+        assertMentions(refused(xml), "<protocol> has sequenceIdleLimit 10s shorter than 4 x clockSkewBound (5s)");
+        xml.protocol = "<protocol clockSkewBound=\"0ms\"/>";
+        assertMentions(refused(xml), "<protocol> has clockSkewBound=\"0ms\"; it must be positive");
+    }
+
+    @Test
     void zeroDurationsAndCountsAreRefusedAsNotPositive() {
         ReplicasXml xml = new ReplicasXml();
         xml.protocol = "<protocol batchMaxDelay=\"0ms\" maxRetransmissions=\"0\"/>";

@@ -85,14 +85,15 @@ class SequenceEndTest {
     @Test
     void aCheckpointCarriesTheLiveEntriesAndTheEndedSequencesAndDecodesToTheSame() {
         ReplyTable table = new ReplyTable();
-        table.executing(new RequestId("a", 1));
+        table.executing(new RequestId("a", 1), SequenceRules.NO_CREATION_TIME);
         table.executed(new RequestId("a", 1), new byte[] {1});
-        table.executing(new RequestId("b", 1));
+        table.executing(new RequestId("b", 1), SequenceRules.NO_CREATION_TIME);
         table.executed(new RequestId("b", 1), new byte[] {2});
-        table.end("a");
+        table.end("a", SequenceRules.NO_CREATION_TIME);
         CheckpointState decoded = CheckpointState.decode(new CheckpointState(4, new byte[] {9}, table).encode());
         assertEquals(List.of("b"), List.copyOf(decoded.replies().entries().keySet()));
-        assertEquals(List.of("a"), List.copyOf(decoded.replies().endedClients()));
-        assertEquals(ReplyTable.Verdict.ENDED, decoded.replies().verdict(new RequestId("a", 1)));
+        assertEquals(List.of("a"), List.copyOf(decoded.replies().endedClients().keySet()));
+        assertEquals(ReplyTable.Verdict.ENDED, decoded.replies().verdict(new RequestId("a", 1),
+                SequenceRules.NO_CREATION_TIME, 0));
     }
 }

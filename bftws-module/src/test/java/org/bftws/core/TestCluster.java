@@ -28,6 +28,8 @@ final class TestCluster {
     final Map<Integer, List<String>> dropped = new HashMap<>();
     final Map<Integer, List<Output.ViewInstalled>> views = new HashMap<>();
     final List<Reply> replies = new ArrayList<>();
+    /** Sequences each node reported expired, in order. */
+    final Map<Integer, List<String>> expired = new HashMap<>();
     /** View changes started: the tick and node of each, in order. */
     final List<long[]> viewChangesStarted = new ArrayList<>();
     final boolean[] down;
@@ -61,6 +63,19 @@ final class TestCluster {
             dropped.put(i, new ArrayList<>());
             views.put(i, new ArrayList<>());
             disks.put(i, new ArrayList<>());
+            expired.put(i, new ArrayList<>());
+        }
+    }
+
+    /** Sets node {@code i}'s wall clock ({@link Node#onClock}). */
+    void clock(int i, long millis) {
+        handle(i, nodes[i].onClock(millis));
+    }
+
+    /** Sets every node's wall clock to {@code millis}. */
+    void clocks(long millis) {
+        for (int i = 0; i < nodes.length; i++) {
+            clock(i, millis);
         }
     }
 
@@ -185,6 +200,8 @@ final class TestCluster {
                 dropped.get(i).add(d.what() + ": " + d.reason());
             } else if (o instanceof Output.ViewInstalled v) {
                 views.get(i).add(v);
+            } else if (o instanceof Output.SequencesExpired x) {
+                expired.get(i).addAll(x.clients());
             } else if (o instanceof Output.ViewChangeStarted v) {
                 viewChangesStarted.add(new long[] {tick, i, v.view()});
             }

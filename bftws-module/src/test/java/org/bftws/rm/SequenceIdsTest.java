@@ -26,6 +26,31 @@ class SequenceIdsTest {
     }
 
     @Test
+    void aVersion7ClientUuidGivesAnIdentifierThatCarriesItsCreationTimeAndStillNamesItsOwner() {
+        String uuid = SequenceIds.newClientUuid(1_764_000_000_123L);
+        assertEquals(java.util.OptionalLong.of(1_764_000_000_123L), SequenceIds.clientCreationTime(uuid));
+        String id = SequenceIds.derive(uuid, GROUP, "client1");
+        assertTrue(id.startsWith("urn:bftws:sequence:1764000000123:urn:uuid:"), id);
+        assertEquals(java.util.OptionalLong.of(1_764_000_000_123L), SequenceIds.createdAt(id));
+        assertTrue(SequenceIds.ownedBy(id, "client1"));
+        assertFalse(SequenceIds.ownedBy(id, "client2"));
+        assertTrue(SequenceIds.derivedFrom(id, uuid, GROUP));
+        assertFalse(SequenceIds.derivedFrom(id.replace(":1764000000123:", ":1764000000124:"), uuid, GROUP),
+                "a client takes no identifier with another creation time than its UUID's");
+        assertNotEquals(id, SequenceIds.derive(SequenceIds.newClientUuid(1_764_000_000_123L), GROUP, "client1"),
+                "two sequences made in the same millisecond differ");
+    }
+
+    @Test
+    void identifiersWithoutACreationTimeOrMalformedOnesHaveNone() {
+        assertTrue(SequenceIds.createdAt(SequenceIds.derive(UUID_TEXT, GROUP, "client1")).isEmpty(), "a version 4 UUID");
+        assertTrue(SequenceIds.createdAt("urn:bftws:sequence:12:not-a-uuid").isEmpty());
+        assertTrue(SequenceIds.createdAt("urn:bftws:sequence:-5:urn:uuid:" + UUID_TEXT).isEmpty());
+        assertTrue(SequenceIds.createdAt("urn:bftws:sequence:99999999999999999999999:urn:uuid:" + UUID_TEXT).isEmpty());
+        assertTrue(SequenceIds.createdAt(null).isEmpty());
+    }
+
+    @Test
     void twoPartiesUsingTheSameClientUuidGetDifferentSequences() {
         assertNotEquals(SequenceIds.derive(UUID_TEXT, GROUP, "client1"), SequenceIds.derive(UUID_TEXT, GROUP, "client2"));
     }

@@ -97,7 +97,7 @@ class BinaryCodecTest {
     void aPreparesFrameIsAsDocumented() {
         Prepare p = new Prepare(1, 5, SampleMessages.STATE_128, 3);
         byte[] payload = codec.encode(List.of(p), m -> Optional.of(new byte[] {1, 2, 3}), true);
-        assertEquals("42" + "00000001" + "00000001"             // bundle tag, version 1, one message
+        assertEquals("42" + "00000002" + "00000001"             // bundle tag, version 2, one message
                 + "02" + "00000001" + "0000000000000005"           // Prepare, view 1, seq 5
                 + SampleMessages.STATE_128.hex() + "00000003"      // digest, sender 3
                 + "01" + "00000003" + "010203",                    // its signature: present, 3 bytes

@@ -30,7 +30,7 @@ class MalformedBinaryTest {
     /** A frame header claiming {@code count} messages, then what {@code body} writes. */
     private static byte[] frame(int count, Consumer<CanonicalWriter> body) {
         CanonicalWriter w = new CanonicalWriter();
-        w.writeByte(0x42).writeInt(1).writeInt(count);
+        w.writeByte(0x42).writeInt(CanonicalForm.VERSION).writeInt(count);
         body.accept(w);
         return w.toByteArray();
     }
@@ -53,13 +53,13 @@ class MalformedBinaryTest {
 
     /** A null-batch pre-prepare of node 0 in view 0 at {@code seq}. */
     private static void nullPrePrepare(CanonicalWriter w, int view, long seq, int from) {
-        w.writeByte(1).writeInt(view).writeLong(seq).writeInt(0).writeInt(from);
+        w.writeByte(1).writeInt(view).writeLong(seq).writeLong(0).writeInt(0).writeInt(from);
     }
 
     /** A PrePrepare whose batch has {@code refs} references written by {@code ref}. */
     private static Consumer<CanonicalWriter> prePrepare(int refs, Consumer<CanonicalWriter> ref) {
         return w -> {
-            w.writeByte(1).writeInt(0).writeLong(1).writeInt(refs);
+            w.writeByte(1).writeInt(0).writeLong(1).writeLong(0).writeInt(refs);
             for (int i = 0; i < refs; i++) {
                 ref.accept(w);
             }
@@ -113,7 +113,7 @@ class MalformedBinaryTest {
         byte[] c = "c".getBytes(StandardCharsets.UTF_8);
         return Stream.of(
                 Arguments.of("another bundle tag", new byte[] {0x43, 0, 0, 0, 1, 0, 0, 0, 1}, "frame: opens with 67, not the bundle tag 66"),
-                Arguments.of("another version", new byte[] {0x42, 0, 0, 0, 2, 0, 0, 0, 1}, "frame: version 2, this node reads 1"),
+                Arguments.of("another version", new byte[] {0x42, 0, 0, 0, 1, 0, 0, 0, 1}, "frame: version 1, this node reads 2"),
                 Arguments.of("no messages", frame(0, w -> { }), "frame: the message count is 0 at byte 5, outside 1..1024"),
                 Arguments.of("more messages than allowed", frame(1025, w -> { }), "the message count is 1025 at byte 5, outside 1..1024"),
                 Arguments.of("a truncated header", new byte[] {0x42, 0, 0}, "frame: ends at byte 3 inside the version"),
@@ -140,11 +140,11 @@ class MalformedBinaryTest {
                 Arguments.of("request number zero", frame(1, prePrepare(1, ref(c, 0))),
                         "frame/PrePrepare[1]/Ref[1]: number is 0 at byte"),
                 Arguments.of("an empty client id", frame(1, prePrepare(1, ref(new byte[0], 1))),
-                        "frame/PrePrepare[1]/Ref[1]: client at byte 26 has 0 characters, not 1..256"),
+                        "frame/PrePrepare[1]/Ref[1]: client at byte 34 has 0 characters, not 1..256"),
                 Arguments.of("an overlong client id", frame(1, prePrepare(1, ref("c".repeat(257).getBytes(StandardCharsets.UTF_8), 1))),
-                        "client at byte 26 has 257 characters, not 1..256"),
+                        "client at byte 34 has 257 characters, not 1..256"),
                 Arguments.of("a client id that is not UTF-8", frame(1, prePrepare(1, ref(new byte[] {(byte) 0xc3, 0x28}, 1))),
-                        "frame/PrePrepare[1]/Ref[1]: client at byte 26 is not well-formed UTF-8"),
+                        "frame/PrePrepare[1]/Ref[1]: client at byte 34 is not well-formed UTF-8"),
                 Arguments.of("a length beyond the bytes left", frame(1, forwarded(1, w -> w.writeInt(1).writeRaw(c).writeLong(1)
                                 .writeInt(1_000_000).writeRaw(new byte[10]))),
                         "frame/ForwardedRequests[1]/Request[1]: payload at byte 27 claims 1000000 bytes, only 14 follow"),
@@ -178,7 +178,7 @@ class MalformedBinaryTest {
                             absent(2).accept(w);
                         }), "frame/NewView[1]/PrePrepare[1]: inconsistent: a re-proposal must be node 2's in view 2"),
                 Arguments.of("a committed batch whose references are not its requests'", frame(1, w -> {
-                            w.writeByte(13).writeInt(0).writeLong(7).writeInt(1);
+                            w.writeByte(13).writeInt(0).writeLong(7).writeLong(0).writeInt(1);
                             ref(c, 1).accept(w);
                             w.writeInt(1).writeInt(1).writeRaw(c).writeLong(1).writeInt(2).writeRaw(new byte[] {1, 2});
                             w.writeInt(0);

@@ -36,7 +36,7 @@ class MalformedWireTest {
     }
 
     private static String prePrepare(int view, long seq, int from, String inner) {
-        return "<pbft:PrePrepare view=\"" + view + "\" seq=\"" + seq + "\" from=\"" + from + "\">" + inner + "</pbft:PrePrepare>";
+        return "<pbft:PrePrepare view=\"" + view + "\" seq=\"" + seq + "\" time=\"0\" from=\"" + from + "\">" + inner + "</pbft:PrePrepare>";
     }
 
     private static String prepare(int view, long seq, String digest, int from, String extra) {

@@ -52,8 +52,9 @@ final class SampleMessages {
         return out;
     }
 
+    /** A batch with a time (the primary's clock reading), so the round trips show that both codecs carry it. */
     static Batch batch(List<Request> requests) {
-        return new Batch(requests.stream().map(Request::ref).toList());
+        return new Batch(requests.stream().map(Request::ref).toList(), requests.isEmpty() ? 0 : 1_764_000_000_000L + requests.size());
     }
 
     static PrePrepare prePrepare(int view, long seq, int requests) {

@@ -1,7 +1,6 @@
 package org.bftws.axis2.client;
 
 import java.net.URI;
-import java.util.UUID;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.AxisFault;
@@ -97,7 +96,7 @@ public final class RmSource {
     }
 
     private OutboundSequence create(String address, Object backoff) throws AxisFault {
-        return create(address, UUID.randomUUID().toString(), backoff);
+        return create(address, SequenceIds.newClientUuid(), backoff);
     }
 
     private OutboundSequence create(String address, String uuid, Object backoff) throws AxisFault {

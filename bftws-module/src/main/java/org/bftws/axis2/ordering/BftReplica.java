@@ -104,7 +104,7 @@ public final class BftReplica {
         // gated like a caller group's virtual sequence (docs/protocol.md, "Requests authenticated with MACs")
         boolean macRequests = security.profile() == org.bftws.config.SecurityProfile.MAC;
         java.util.function.Predicate<String> gated = macRequests ? client -> true : virtualSequences::contains;
-        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), gated, new TerminateRequests());
+        Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), gated, new WsrmSequenceRules(virtualSequences));
         this.replies = new ReplyRouter(pending, envelopes, endedSequences);
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
                 source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self),

@@ -41,7 +41,8 @@ public final class CoreOptions {
         int viewChange = ticks(p.viewChangeTimeout());
         return new ReplicaOptions(k, window, p.batchMaxSize(), ticks(p.batchMaxDelay()), p.maxBatchesInFlight(),
                 Math.max(viewChange, 1), Math.max(ticks(STATUS_PERIOD), 1),
-                Math.max(ticks(p.retransmissionInterval()), 1), 256, ticks(p.batchWaitForClients()));
+                Math.max(ticks(p.retransmissionInterval()), 1), 256, ticks(p.batchWaitForClients()),
+                p.sequenceIdleLimit().toMillis(), p.clockSkewBound().toMillis());
     }
 
     static int ticks(Duration d) {

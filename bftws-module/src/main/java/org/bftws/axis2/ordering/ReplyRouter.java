@@ -56,6 +56,25 @@ final class ReplyRouter {
     }
 
     /**
+     * The core expired these sequences (idle for longer than the limit): requests on them still waiting here get the
+     * expired fault (the ordered decision refuses them wherever they are ordered, and the core forgot those it held
+     * unordered), and the RM layer forgets the sequences, in order.
+     */
+    void expired(java.util.List<String> sequences) {
+        writer.execute(() -> {
+            for (String s : sequences) {
+                for (PendingRequest r : pending.removeSequence(s)) {
+                    CachedReply envelope = endedAnswer(r.message(), new RequestId(s, r.messageNumber()), Reply.EXPIRED);
+                    for (HttpExchange x : r.close()) {
+                        x.answer(envelope);
+                    }
+                }
+                endedSequences.accept(s);
+            }
+        });
+    }
+
+    /**
      * The invoker just executed request {@code id} with reply {@code envelope}: the exchanges waiting for it here are
      * answered at once, on the caller's thread (answering only hands the bytes to each exchange's parked HTTP worker),
      * instead of after a round through the core and this router's thread. The core's reply for it then finds nobody
@@ -109,9 +128,20 @@ final class ReplyRouter {
             OMElement response = org.bftws.axis2.RmBodies.identified("TerminateSequenceResponse", id.client(), 0);
             return rebuild(request, response.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
-        return rebuildFault(request, org.bftws.axis2.RmFault.sequenceTerminated(id.client(), "the sequence was " + why
-                + " by an ordered decision of the replicas, so message " + id.number() + " is not executed (it may be"
-                + " a replay); create a new sequence"));
+        return rebuildFault(request, org.bftws.axis2.RmFault.sequenceTerminated(id.client(), endedReason(why)
+                + ", so message " + id.number() + " is not executed (it may be a replay; after an expiry it may also"
+                + " be a retransmission of a message that executed before); create a new sequence"));
+    }
+
+    /** The fault's reason for a request on a sequence that ended, expired or is not valid yet (core's reasons). */
+    static String endedReason(String why) {
+        return switch (why) {
+            case Reply.EXPIRED -> "the sequence expired by an ordered decision of the replicas: it was idle (or"
+                    + " created) longer ago than the group's sequenceIdleLimit";
+            case Reply.NOT_YET_VALID -> "the sequence's creation time lies further ahead of the replicas' agreed time"
+                    + " than the group's sequenceIdleLimit: check the client's clock";
+            default -> "the sequence was " + why + " by an ordered decision of the replicas";
+        };
     }
 
     private CachedReply rebuildFault(MessageContext request, org.bftws.axis2.RmFault fault) {

@@ -116,11 +116,16 @@ public final class TotalOrderManager {
                     state.prepared().size(), state.view());
         }
         synchronized (this) {
+            route(core.onClock(System.currentTimeMillis())); // before anything it may propose
             route(core.recover(state));
         }
     }
 
     void start() {
+        synchronized (this) {
+            // the clock before the first request: a batch stamped 0 would be refused by every backup
+            route(core.onClock(System.currentTimeMillis()));
+        }
         long tick = CoreOptions.TICK.toNanos();
         clock = new TickClock(tick, System.nanoTime());
         ticker.scheduleWithFixedDelay(this::onTick, tick, tick, TimeUnit.NANOSECONDS);
@@ -209,6 +214,7 @@ public final class TotalOrderManager {
     private void onTick() {
         try {
             synchronized (this) {
+                route(core.onClock(System.currentTimeMillis())); // a primary stamps its batches with it
                 long skippedBefore = clock.skipped();
                 for (int i = clock.elapse(System.nanoTime()); i > 0; i--) {
                     route(core.onTick());
@@ -285,6 +291,10 @@ public final class TotalOrderManager {
             LOG.error("{}: its state at checkpoint {} ({}) differs from the stable checkpoint the group agreed on ({}): "
                     + "its service is not deterministic, or this replica is compromised; the group outvotes it. Restart "
                     + "it with an empty data directory to fetch the stable state.", name, d.seq(), d.own(), d.stable());
+        } else if (o instanceof Output.SequencesExpired x) {
+            counters.computeIfAbsent("sequences expired", k -> new AtomicLong()).addAndGet(x.clients().size());
+            LOG.debug("{}: batch {} expired {} idle sequences", name, x.seq(), x.clients().size());
+            replies.expired(x.clients());
         } else if (o instanceof Output.Dropped d) {
             count("dropped inputs");
             LOG.debug("{}: dropped {}: {}", name, d.what(), d.reason());

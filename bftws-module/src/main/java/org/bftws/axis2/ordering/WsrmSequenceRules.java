@@ -10,17 +10,24 @@ import javax.xml.stream.XMLStreamReader;
 
 import org.bftws.core.Request;
 import org.bftws.core.SequenceRules;
+import org.bftws.rm.SequenceIds;
 import org.bftws.rm.Wsrm;
 
 /**
- * Which ordered requests end their sequence: a client's TerminateSequence, which a replicated service orders like a
+ * The core's {@link SequenceRules} for WS-RM sequences. Creation times: read from the sequence identifier
+ * ({@link SequenceIds#createdAt}, the creation time a BFT-WS client's version 7 UUID carries); a caller group's
+ * virtual sequence has none and never expires (its next nested request must always find its entry); any other
+ * identifier without one counts as created at the epoch, so with an idle limit a request on it is refused as expired
+ * (no client keeps an entry for ever by leaving the time out).
+ *
+ * <p>Which ordered requests end their sequence: a client's TerminateSequence, which a replicated service orders like a
  * request (it carries a wsrm:Sequence header with the sequence's next message number, docs/protocol.md). The core
  * asks at commit and at execution; the answer depends on the request's bytes only (the envelope the client
  * signed, which the request's digest binds), so every replica answers alike, for its own copy and for a relayed
  * one. A TerminateSequence whose body names another sequence than the one it is ordered on ends nothing; its
  * execution is refused with a fault ({@code RmControlReceiver}).
  */
-final class TerminateRequests implements SequenceRules {
+final class WsrmSequenceRules implements SequenceRules {
 
     private static final byte[] MARKER = "TerminateSequence".getBytes(StandardCharsets.US_ASCII);
     private static final XMLInputFactory XML = XMLInputFactory.newFactory();
@@ -28,6 +35,22 @@ final class TerminateRequests implements SequenceRules {
     static {
         XML.setProperty(XMLInputFactory.SUPPORT_DTD, false);
         XML.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    }
+
+    private final java.util.Set<String> virtualSequences;
+
+    /** @param virtualSequences the identifiers of the caller groups' virtual sequences */
+    WsrmSequenceRules(java.util.Set<String> virtualSequences) {
+        this.virtualSequences = java.util.Set.copyOf(virtualSequences);
+    }
+
+    @Override
+    public long createdAt(String client) {
+        java.util.OptionalLong t = SequenceIds.createdAt(client);
+        if (t.isPresent()) {
+            return t.getAsLong();
+        }
+        return virtualSequences.contains(client) ? NO_CREATION_TIME : 0;
     }
 
     @Override
