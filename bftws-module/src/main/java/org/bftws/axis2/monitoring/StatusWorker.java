@@ -49,8 +49,8 @@ public final class StatusWorker implements Worker {
         }
     }
 
-    /** The JSON of the node of {@code configuration}. */
-    static String status(ConfigurationContext configuration) {
+    /** The JSON of the node of {@code configuration} (also what {@link StatusServlet} serves in a container). */
+    public static String status(ConfigurationContext configuration) {
         BftwsNode node = BftwsNode.of(configuration);
         return StatusDocument.of(node.nodeMonitor(), node.replicaMonitor());
     }
