@@ -22,14 +22,14 @@ public final class GlobalInHandler extends AbstractHandler {
     public InvocationResponse invoke(MessageContext mc) throws AxisFault {
         if (!mc.isServerSide() || mc.getProperty(ServiceDelivery.DELIVERING) != null
                 || Wsrm.isControlAction(mc.getWSAAction())
-                || org.bftws.security.SecurityRuntime.forServiceWithoutModule(mc)) {
+                || org.bftws.security.SecurityRuntime.forServiceWithoutModule(mc, this)) {
             return InvocationResponse.CONTINUE;
         }
         RmHeaders.SequenceHeader h;
         try {
             h = RmHeaders.sequence(mc.getEnvelope());
         } catch (RmFault f) {
-            throw f.adaptTo(mc);
+            throw f.logRefusal(mc, BftwsNode.of(mc.getConfigurationContext()).counters().refused.incrementAndGet());
         }
         if (h == null) {
             return InvocationResponse.CONTINUE;
@@ -46,8 +46,7 @@ public final class GlobalInHandler extends AbstractHandler {
         try {
             SequenceOwnership.check(mc, h.id(), node); // a cached reply goes only to the sequence's owner
         } catch (RmFault f) {
-            node.counters().refused.incrementAndGet();
-            throw f.adaptTo(mc);
+            throw f.logRefusal(mc, node.counters().refused.incrementAndGet());
         }
         return node.destination().answerFromCache(h.id(), h.number(), mc) ? InvocationResponse.ABORT
                 : InvocationResponse.CONTINUE;

@@ -10,8 +10,6 @@ import org.apache.axis2.handlers.AbstractHandler;
 import org.bftws.axis2.delivery.ServiceDelivery;
 import org.bftws.rm.InboundSequence;
 import org.bftws.rm.Wsrm;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * In-flow handler of services that engage the module (paper 3.3.1.4). On a server, an application message must
@@ -21,8 +19,6 @@ import org.slf4j.LoggerFactory;
  * module's operations. On a client, replies pass unchanged (the Voter sees them all).
  */
 public final class InHandler extends AbstractHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(InHandler.class);
-
     /** Message context properties: the inbound sequence and message number of an accepted request. */
     public static final String SEQUENCE_ID = "bftws.inSequence";
     public static final String MESSAGE_NUMBER = "bftws.inMessageNumber";
@@ -42,9 +38,7 @@ public final class InHandler extends AbstractHandler {
         try {
             return accept(mc, node);
         } catch (RmFault f) {
-            node.counters().refused.incrementAndGet();
-            LOG.info("refused a message to {}: {}", serviceName(mc), f.getReason());
-            throw f.adaptTo(mc);
+            throw f.logRefusal(mc, node.counters().refused.incrementAndGet());
         }
     }
 

@@ -16,6 +16,10 @@ public final class RmCounters {
     public final AtomicLong duplicatesAnsweredFromCache = new AtomicLong();
     public final AtomicLong duplicatesJoinedPending = new AtomicLong();
     public final AtomicLong refused = new AtomicLong();
+    /** Requests refused before any handler ran: not XML, or XML but not a SOAP envelope. */
+    public final AtomicLong malformedRequests = new AtomicLong();
+    /** Requests refused before any handler ran: larger than the most one PBFT request carries. */
+    public final AtomicLong oversizedRequests = new AtomicLong();
     public final AtomicLong holdTimeouts = new AtomicLong();
     /** Held exchanges answered early with the retry-later fault because too many were held. */
     public final AtomicLong heldExchangesLetGo = new AtomicLong();
@@ -28,7 +32,8 @@ public final class RmCounters {
         return "created=" + sequencesCreated + " controlCreated=" + controlSequencesCreated
                 + " terminated=" + sequencesTerminated + " accepted=" + accepted
                 + " cacheAnswers=" + duplicatesAnsweredFromCache + " joined=" + duplicatesJoinedPending
-                + " refused=" + refused + " holdTimeouts=" + holdTimeouts + " heldLetGo=" + heldExchangesLetGo + " retransmissions=" + retransmissions
+                + " refused=" + refused + " malformed=" + malformedRequests + " oversized=" + oversizedRequests
+                + " holdTimeouts=" + holdTimeouts + " heldLetGo=" + heldExchangesLetGo + " retransmissions=" + retransmissions
                 + " notSequenceOwner=" + notSequenceOwner;
     }
 }

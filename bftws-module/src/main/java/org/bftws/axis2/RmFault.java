@@ -7,6 +7,7 @@ import javax.xml.namespace.QName;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.rm.Wsrm;
+import org.bftws.security.RefusalLog;
 
 /**
  * A WS-RM 1.1 fault (spec section 4): SOAP 1.2 Sender/Receiver with the wsrm fault name as subcode, or, for SOAP
@@ -42,6 +43,26 @@ public final class RmFault extends AxisFault {
     /** The wsrm fault name, e.g. {@code wsrm:UnknownSequence}. */
     public QName rmCode() {
         return rmCode;
+    }
+
+    /**
+     * Logs this fault as the refusal of {@code mc} in the node's {@link RefusalLog} (one line, repeats from one peer
+     * summarised; retry-later faults at INFO, the others at WARN) and readies it to be thrown from a handler without
+     * Axis2 logging it again with its stack trace.
+     */
+    public RmFault logRefusal(MessageContext mc, long refusedSoFar) {
+        RefusalLog log = RefusalLog.of(mc.getConfigurationContext());
+        String reason = rmCode.getPrefix() + ":" + rmCode.getLocalPart();
+        String detail = reason + ": " + getReason() + " (to "
+                + (mc.getAxisService() == null ? "?" : mc.getAxisService().getName()) + ", action "
+                + mc.getWSAAction() + ")";
+        String counter = "RM refusals: " + refusedSoFar;
+        if (RETRY_LATER.contains(rmCode)) {
+            log.refusedForNow(RefusalLog.peer(mc), reason, detail, counter);
+        } else {
+            log.refused(RefusalLog.peer(mc), reason, detail, counter);
+        }
+        return RefusalLog.alreadyLogged(adaptTo(mc));
     }
 
     /** Puts the wsrm fault name where SOAP 1.1 has room for it: the faultcode. */

@@ -17,9 +17,14 @@ public final class RefusalCounter {
         }
     }
 
+    /** Counts one refusal without logging it (the caller logs it, e.g. in the node's {@link RefusalLog}). */
+    public long record(RefusalReason reason) {
+        return counts.get(reason).incrementAndGet();
+    }
+
     /** Records one refusal; {@code where} says which message (e.g. action and sender address) for the log. */
     public void refused(SecurityRefusal refusal, String where) {
-        long n = counts.get(refusal.reason()).incrementAndGet();
+        long n = record(refusal.reason());
         LOG.warn(refusal.getMessage() + " [" + where + "; " + refusal.reason() + " refusals so far: " + n + "]");
     }
 

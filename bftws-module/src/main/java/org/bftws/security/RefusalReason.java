@@ -50,6 +50,12 @@ public enum RefusalReason {
         return new QName(WSSE_NS, faultCode, "wsse");
     }
 
+    /** The reason's short name: its description up to the colon, if any (e.g. "unsigned", "MAC mismatch"). */
+    public String shortName() {
+        int colon = description.indexOf(':');
+        return colon < 0 ? description : description.substring(0, colon);
+    }
+
     /** The sentence that opens the fault reason, e.g. "tampered: the signature does not verify, ...". */
     public String description() {
         return description;

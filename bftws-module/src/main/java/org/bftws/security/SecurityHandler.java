@@ -31,7 +31,7 @@ public class SecurityHandler extends AbstractHandler {
         }
         boolean incoming = message.getFLOW() == MessageContext.IN_FLOW
                 || message.getFLOW() == MessageContext.IN_FAULT_FLOW;
-        if (SecurityRuntime.forServiceWithoutModule(message)) { // its requests and its replies
+        if (SecurityRuntime.forServiceWithoutModule(message, this)) { // its requests and its replies
             return InvocationResponse.CONTINUE;
         }
         if (!incoming && replyStaysLocal(message)) {
@@ -61,14 +61,17 @@ public class SecurityHandler extends AbstractHandler {
                 }
             }
         } catch (SecurityRefusal refusal) {
-            runtime.refusals().refused(refusal, describe(message));
+            long n = runtime.refusals().record(refusal.reason());
+            RefusalLog.of(message.getConfigurationContext()).refused(RefusalLog.peer(message),
+                    refusal.reason().shortName(), refusal.getMessage() + " (" + describe(message) + ")",
+                    "security refusals " + refusal.reason() + ": " + n);
             String text = refusal.getMessage();
             if (message.getFLOW() == MessageContext.IN_FAULT_FLOW && message.getEnvelope().hasFault()) {
                 // keep what the peer said, marked as unauthenticated, rather than hide it
                 text += "; the unauthenticated fault said: "
                         + message.getEnvelope().getBody().getFault().getReason().getText();
             }
-            throw new AxisFault(text, refusal.reason().faultCode());
+            throw RefusalLog.alreadyLogged(new AxisFault(text, refusal.reason().faultCode()));
         }
         return InvocationResponse.CONTINUE;
     }
@@ -94,7 +97,7 @@ public class SecurityHandler extends AbstractHandler {
     }
 
     private static String describe(MessageContext message) {
-        Object remote = message.getProperty(MessageContext.REMOTE_ADDR);
-        return "action " + message.getWSAAction() + (remote == null ? "" : " from " + remote);
+        return (message.getAxisService() == null ? "" : "to " + message.getAxisService().getName() + ", ")
+                + "action " + message.getWSAAction();
     }
 }

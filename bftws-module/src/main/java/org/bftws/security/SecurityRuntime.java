@@ -44,20 +44,34 @@ public final class SecurityRuntime {
     private static final String MODULE_NAME = "bftws";
 
     /**
-     * Whether {@code m} came to a service of this node that does not engage the bftws module. When the module is
-     * engaged in one service's services.xml rather than in axis2.xml, Axis2 still puts its handlers of the global
-     * phases (Transport, Security, PreDispatch) into the node's global phases, where they see every message; for a
-     * service without the module they must stay out of the way (that service answers plain SOAP). False before
-     * dispatch (the service is not known yet) and on a client.
+     * Whether {@code m} came to a service of this node that does not engage the module {@code handler} belongs to.
+     * When the module is engaged in one service's services.xml rather than in axis2.xml, Axis2 still puts its handlers
+     * of the global phases (Transport, Security, PreDispatch) into the node's global phases, where they see every
+     * message; for a service without the module they must stay out of the way (that service answers plain SOAP).
+     * The module is the handler's own (its description's parent), whatever its archive is called (a node may deploy
+     * the security handler in a module of its own); false before dispatch (the service is not known yet) and on a
+     * client.
      */
-    public static boolean forServiceWithoutModule(MessageContext m) {
+    public static boolean forServiceWithoutModule(MessageContext m, org.apache.axis2.engine.Handler handler) {
         org.apache.axis2.description.AxisService service = m.getAxisService();
-        return m.isServerSide() && service != null && !engages(service);
+        return m.isServerSide() && service != null && !engages(service, moduleOf(handler));
     }
 
-    /** By the module's name: its archive name, the key Axis2 engages it under, carries a version from a jar. */
+    /** The module that deployed {@code handler}, or null when it was added some other way. */
+    private static org.apache.axis2.description.AxisModule moduleOf(org.apache.axis2.engine.Handler handler) {
+        org.apache.axis2.description.HandlerDescription d = handler.getHandlerDesc();
+        return d != null && d.getParent() instanceof org.apache.axis2.description.AxisModule module ? module : null;
+    }
+
+    /** Whether {@code service} engages the bftws module (by its name: an archive name carries a version from a jar). */
     public static boolean engages(org.apache.axis2.description.AxisService service) {
         return service.getEngagedModules().stream().anyMatch(m -> MODULE_NAME.equals(m.getName()));
+    }
+
+    private static boolean engages(org.apache.axis2.description.AxisService service,
+                                   org.apache.axis2.description.AxisModule module) {
+        return module == null ? engages(service) : service.getEngagedModules().stream()
+                .anyMatch(m -> m == module || m.getName().equals(module.getName()));
     }
 
     private final ReplicasConfig config;

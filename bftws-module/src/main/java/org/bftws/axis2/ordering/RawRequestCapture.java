@@ -14,6 +14,9 @@ import org.apache.axis2.builder.Builder;
 import org.apache.axis2.builder.SOAPBuilder;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.AxisConfiguration;
+import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.RmCounters;
+import org.bftws.security.RefusalLog;
 
 /**
  * A message builder that keeps the exact bytes of every SOAP request before Axis2 parses them. Replicas order a
@@ -65,10 +68,25 @@ public final class RawRequestCapture implements Builder {
             boolean soap12 = contentType != null && contentType.contains("application/soap+xml");
             QName code = soap12 ? new QName(SOAP12Constants.SOAP_ENVELOPE_NAMESPACE_URI, "Sender", "soapenv")
                     : new QName(SOAP11Constants.SOAP_ENVELOPE_NAMESPACE_URI, "Client", "soapenv");
-            throw new AxisFault("bftws: request larger than " + limit + " bytes refused (the most one PBFT request"
-                    + " carries)", code);
+            AxisFault fault = new AxisFault("bftws: request larger than " + limit + " bytes refused (the most one"
+                    + " PBFT request carries)", code);
+            RefusalLog.of(mc.getConfigurationContext()).refused(RefusalLog.peer(mc), "too large", fault.getMessage(),
+                    "oversized requests: " + counters(mc).oversizedRequests.incrementAndGet());
+            throw RefusalLog.alreadyLogged(fault);
         }
         mc.setProperty(RAW_BYTES, bytes);
-        return delegate.processDocument(new ByteArrayInputStream(bytes), contentType, mc);
+        try {
+            return delegate.processDocument(new ByteArrayInputStream(bytes), contentType, mc);
+        } catch (AxisFault | RuntimeException e) {
+            // Axis2 answers these with a fault and logs nothing: one line here, so that garbage is seen and counted
+            RefusalLog.of(mc.getConfigurationContext()).refused(RefusalLog.peer(mc), "not a SOAP envelope",
+                    "not a SOAP envelope: " + e.getMessage(),
+                    "malformed requests: " + counters(mc).malformedRequests.incrementAndGet());
+            throw e;
+        }
+    }
+
+    private static RmCounters counters(MessageContext mc) {
+        return BftwsNode.of(mc.getConfigurationContext()).counters();
     }
 }
