@@ -104,6 +104,7 @@ public final class Testbed {
             if (services != null) {
                 args.addAll(List.of("--services", services.toString()));
             }
+            args.addAll(List.of("--container", options.container()));
             replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP, args),
                     runDir.resolve(node.name() + ".log")));
         }

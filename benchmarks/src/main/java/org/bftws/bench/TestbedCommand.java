@@ -82,6 +82,11 @@ final class TestbedCommand implements Callable<Integer> {
                     + "(docs/replicating-a-service.md)")
     String service;
 
+    @Option(names = "--container", paramLabel = "simple|jetty", defaultValue = "simple",
+            description = "the HTTP server of each replica: simple (default), Axis2's SimpleHTTPServer; jetty, Axis2's "
+                    + "AxisServlet in an embedded Jetty 9.4 servlet container (docs/deployment.md)")
+    String container;
+
     @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
     boolean keep;
 
@@ -127,7 +132,7 @@ final class TestbedCommand implements Callable<Integer> {
         }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
                 unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
-                sample);
+                sample, Cli.choice(spec, "--container", container, "simple", "jetty"));
     }
 
     @Override

@@ -25,10 +25,19 @@ import org.bftws.server.Cli;
  * @param tiers         2: client and the echo group; 3: client, the echo relay's group, the echo group (paper 4.1.2)
  * @param channel       how the replicas exchange PBFT messages: the binary channel (default) or SOAP
  * @param service       the sample the group runs: "echo" (default) or "kv" (the key-value sample, {@link KvLoad})
+ * @param container     the HTTP server of each replica: "simple" (Axis2's SimpleHTTPServer, default) or "jetty"
+ *                      (AxisServlet in an embedded Jetty), passed to each replica JVM as {@code --container}
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
-                      int tiers, ReplicaChannelKind channel, String service) {
+                      int tiers, ReplicaChannelKind channel, String service, String container) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel, String service) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, service, "simple");
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
@@ -80,7 +89,9 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         String pbft = unreplicated ? "" : ", PBFT over the " + channel.name().toLowerCase(java.util.Locale.ROOT)
                 + " channel";
         String what = service.equals("kv") ? ", the key-value sample" : "";
-        return nodes + what + pbft + ", security " + security.name().toLowerCase(java.util.Locale.ROOT) + ", " + clients
+        String server = container.equals("simple") ? "" : ", each node in AxisServlet in an embedded " + container;
+        return nodes + what + pbft + server + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
+                + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
                 + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "
                 + warmup + " warm-up";

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -51,6 +52,29 @@ class TestbedEndToEndTest {
                         name + " did not report its counters:\n" + testbed.output());
             }
             assertNoneAlive(pids(testbed.awaitLine(l -> l.startsWith("replicas ready"), Duration.ZERO)));
+        }
+    }
+
+    @Test
+    void withContainerJettyFourReplicaJvmsServeInAxisServletAndAnswerEveryRequest() throws Exception {
+        try (Jvm testbed = Jvm.start(Testbed.class, List.of("--container", "jetty", "--requests", "50", "--clients",
+                "2", "--warmup", "10", "--security", "mac", "--keep", "--home", home.toString()))) {
+            int status = testbed.awaitExit(Duration.ofSeconds(180));
+            List<String> out = testbed.lines();
+            Matcher m = FINAL_LINE.matcher(out.get(out.size() - 1));
+            assertTrue(m.matches(), testbed.output());
+            assertEquals("50", m.group(1), testbed.output());
+            assertEquals("0", m.group(2), testbed.output());
+            assertEquals(0, status, testbed.output());
+            // each replica's repository names AxisServlet's listener as its http receiver: a listener that cannot
+            // listen by itself, so every answer came through AxisServlet in the replica's Jetty
+            Matcher kept = Pattern.compile("kept the run directory (\\S+) ").matcher(testbed.output());
+            assertTrue(kept.find(), testbed.output());
+            for (int i = 0; i < 4; i++) {
+                String axis2Xml = Files.readString(Path.of(kept.group(1), "replica" + i, "repository", "axis2.xml"));
+                assertTrue(axis2Xml.contains("class=\"org.apache.axis2.transport.http.AxisServletListener\""),
+                        axis2Xml);
+            }
         }
     }
 

@@ -60,6 +60,15 @@ class TestbedOptionsTest {
     }
 
     @Test
+    void replicasRunOnAxis2sOwnServerUnlessJettyIsAskedFor() {
+        assertEquals("simple", TestbedOptions.parse(new String[0]).container());
+        TestbedOptions jetty = TestbedOptions.parse(new String[] {"--container", "jetty"});
+        assertEquals("jetty", jetty.container());
+        assertTrue(jetty.describe().contains("each node in AxisServlet in an embedded jetty"), jetty.describe());
+        assertEquals("--container must be one of simple, jetty, not 'tomcat'", refusal("--container", "tomcat"));
+    }
+
+    @Test
     void protocolSettingsBecomeAttributesOfTheGroupsProtocolElement() {
         assertEquals("<protocol batchMaxDelay=\"20ms\" maxBatchesInFlight=\"2\"/>",
                 TestbedOptions.parse(new String[] {"--protocol", "batchMaxDelay=20ms, maxBatchesInFlight=2"}).protocol());

@@ -1,5 +1,8 @@
 package org.bftws.axis2;
 
+import java.util.function.Supplier;
+
+import org.bftws.axis2.monitoring.StatusServlet;
 import org.bftws.axis2.ordering.BftReplica;
 import org.bftws.axis2.ordering.ControlService;
 import org.bftws.axis2.ordering.RawRequestCapture;
@@ -46,9 +49,13 @@ public final class BftModule implements Module {
             }
             LoggingCheck.warnOnceWithoutProvider();
             BftwsNode node = new BftwsNode(configContext, settings);
-            org.bftws.axis2.monitoring.Monitoring.install(configContext, node, settings.replicas(), party,
-                    SecurityRuntime.of(configContext).refusals());
+            org.bftws.axis2.monitoring.Monitoring monitoring = org.bftws.axis2.monitoring.Monitoring.install(
+                    configContext, node, settings.replicas(), party, SecurityRuntime.of(configContext).refusals());
             configContext.setProperty(BftwsNode.PROPERTY, node);
+            // the status page's document, for a StatusServlet that cannot see this class loader (a web application
+            // whose module comes from WEB-INF/modules/bftws.mar): a JDK type both sides share
+            Supplier<String> status = monitoring::status;
+            configContext.setProperty(StatusServlet.STATUS_PROPERTY, status);
             if (replica) {
                 // Replicas order client requests under the digest of their exact bytes, and exchange PBFT messages
                 // on the control service.

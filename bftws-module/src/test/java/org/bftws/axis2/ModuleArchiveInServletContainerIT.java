@@ -26,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * bftws.mar deployed as a user deploys it, into an Axis2 web application run by a servlet container (Jetty, from
- * jetty-runner, one JVM per replica): the web application's WEB-INF/lib holds Axis2's jars only, nothing of bftws
- * (the module and every jar it needs come from WEB-INF/modules/bftws.mar and its lib/); requests reach Axis2 through
+ * jetty-runner, one JVM per replica): the web application's WEB-INF/lib holds Axis2's jars and the status page's
+ * servlet only, nothing else of bftws (the module and every jar it needs come from WEB-INF/modules/bftws.mar and its
+ * lib/); requests reach Axis2 through
  * AxisServlet, whose synchronous exchange waits for the ordered reply. The node's axis2.xml engages addressing only;
  * EchoService's services.xml engages bftws (so it is replicated) and a second service in the same archive,
  * PlainEchoService, does not (so it answers plain SOAP, without WS-RM, on the same nodes).
@@ -81,6 +82,15 @@ class ModuleArchiveInServletContainerIT {
                 assertTrue(String.valueOf(refused.getMessage()).contains("refused the message: unsigned"),
                         refused.toString());
                 plain.terminate();
+
+                // the status page (conf/web.xml's StatusServlet, the status-servlet jar in WEB-INF/lib) reads the
+                // module loaded from bftws.mar: the replica's figures, its three executed echoes among them
+                java.net.http.HttpResponse<String> status = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + p[1]
+                                + "/axis2/bftws/status")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, status.statusCode(), status.body());
+                assertTrue(status.body().startsWith("{\"party\":\"replica1\"")
+                        && status.body().contains("\"group\":\"EchoService\""), status.body());
             } finally {
                 for (Process node : nodes) {
                     node.destroy();
@@ -94,7 +104,8 @@ class ModuleArchiveInServletContainerIT {
 
     /**
      * The web application of one replica, as docs/deployment.md lays it out: WEB-INF/web.xml (conf/web.xml),
-     * WEB-INF/lib (Axis2's jars: target/axis2.classpath, without the servlet API the container provides),
+     * WEB-INF/lib (Axis2's jars: target/axis2.classpath, without the servlet API the container provides; and
+     * bftws-status-servlet.jar),
      * WEB-INF/conf/axis2.xml, WEB-INF/modules (addressing.mar, bftws.mar), WEB-INF/services (the echo archive).
      */
     static Path webApplication(Path app) throws IOException {
@@ -109,6 +120,8 @@ class ModuleArchiveInServletContainerIT {
         }
         assertFalse(Files.readString(TARGET.resolve("axis2.classpath")).contains("bftws"),
                 "nothing of bftws on the node's classpath");
+        // but the status page's servlet, one class that needs no other bftws class (conf/web.xml declares it)
+        Files.copy(TARGET.resolve("bftws-status-servlet.jar"), lib.resolve("bftws-status-servlet.jar"));
         Path conf = Files.createDirectories(webInf.resolve("conf"));
         Files.writeString(conf.resolve("axis2.xml"), servletAxis2Xml(Files.readString(TestNodes.AXIS2_XML)));
         Path modules = Files.createDirectories(webInf.resolve("modules"));

@@ -6,9 +6,12 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The Axis2 repository of one node: {@code axis2.xml} (conf/axis2.xml, which engages addressing and bftws),
+ * The Axis2 repository of one node: {@code axis2.xml} (conf/axis2.xml, which engages addressing and bftws; for a node
+ * in a servlet container with AxisServlet's listener as its http transport receiver),
  * {@code modules/addressing.mar} and the service archives in {@code services/} (the .aar files of a directory, or
  * a launcher's sample service). A client's repository is the same without services.
  *
@@ -20,21 +23,32 @@ import java.nio.file.StandardCopyOption;
 public final class NodeRepository {
 
     private static final String RESOURCES = "/org/bftws/server/";
+    private static final Pattern HTTP_RECEIVER =
+            Pattern.compile("<transportReceiver name=\"http\"[^>]*>.*?</transportReceiver>", Pattern.DOTALL);
 
     private NodeRepository() {
     }
 
-    /** Writes a node's repository into {@code dir}, with the .aar archives of {@code services}. */
-    static Path forNode(Path dir, Path services) throws IOException {
-        writeCommon(dir);
-        copyArchives(services, Files.createDirectories(dir.resolve("services")));
+    /**
+     * Writes a node's repository into {@code dir}, with the .aar archives of {@code services}, for a node served by
+     * {@code container} on {@code port}.
+     */
+    static Path forNode(Path dir, Path services, NodeContainer container, int port) throws IOException {
+        copyArchives(services, forNode(dir, container, port).resolve("services"));
         return dir;
     }
 
     /** Writes a node's repository into {@code dir}, with the archives {@code sample} writes. */
-    static Path forNode(Path dir, SampleService sample) throws IOException {
+    static Path forNode(Path dir, SampleService sample, NodeContainer container, int port) throws IOException {
+        sample.writeArchives(forNode(dir, container, port).resolve("services"));
+        return dir;
+    }
+
+    /** Writes a node's repository into {@code dir} with an empty {@code services/}, the archives to be added. */
+    static Path forNode(Path dir, NodeContainer container, int port) throws IOException {
         writeCommon(dir);
-        sample.writeArchives(Files.createDirectories(dir.resolve("services")));
+        writeNodeAxis2Xml(dir, container, port);
+        Files.createDirectories(dir.resolve("services"));
         return dir;
     }
 
@@ -53,6 +67,25 @@ public final class NodeRepository {
         Path modules = Files.createDirectories(dir.resolve("modules"));
         copyResource("modules/addressing.mar", modules.resolve("addressing.mar"));
         copyResource("axis2.xml", axis2Xml(dir));
+    }
+
+    /**
+     * conf/axis2.xml with the http transport receiver of {@code container}: in a servlet container AxisServlet's
+     * listener, told the port so that Axis2's addresses (the WSDL's endpoint) name it before the first request.
+     */
+    private static void writeNodeAxis2Xml(Path dir, NodeContainer container, int port) throws IOException {
+        if (container == NodeContainer.SIMPLE) {
+            return; // writeCommon wrote conf/axis2.xml as it is
+        }
+        String xml = Files.readString(axis2Xml(dir));
+        Matcher receiver = HTTP_RECEIVER.matcher(xml);
+        if (!receiver.find()) {
+            throw new IOException("the bundled axis2.xml has no <transportReceiver name=\"http\">; rebuild bftws-server");
+        }
+        Files.writeString(axis2Xml(dir), xml.substring(0, receiver.start())
+                + "<transportReceiver name=\"http\" class=\"" + container.receiver() + "\">\n"
+                + "        <parameter name=\"port\">" + port + "</parameter>\n"
+                + "    </transportReceiver>" + xml.substring(receiver.end()));
     }
 
     private static void copyArchives(Path from, Path to) throws IOException {

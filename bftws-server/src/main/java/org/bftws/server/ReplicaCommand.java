@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "replica", separator = " ", sortOptions = false, usageHelpWidth = 120,
         description = {
             "Runs one node of replicas.xml on the port of its endpoints (loopback hosts: bound to loopback only), in "
-                    + "its own Axis2 server; prints 'ready NAME PORT' once it serves; stops on SIGTERM, Ctrl-C, "
+                    + "its own Axis2 server (or in AxisServlet in an embedded Jetty: --container jetty); prints 'ready NAME PORT' once it serves; stops on SIGTERM, Ctrl-C, "
                     + "'stop' or the end of standard input (unless --ignore-stdin).",
             "On standard input 'stats' prints its counters, view and stable checkpoint, 'measurements' its "
                     + "checkpoint, state transfer and view change timings (./bftws replica also answers 'state' "
@@ -58,6 +58,11 @@ public final class ReplicaCommand implements Callable<Integer> {
             description = "where to write the node's Axis2 repository (default .bftws/replica/NAME)")
     Path runDir;
 
+    @Option(names = "--container", paramLabel = "simple|jetty", defaultValue = "simple",
+            description = "the HTTP server the node answers on: simple (default), Axis2's own SimpleHTTPServer; jetty, "
+                    + "Axis2's AxisServlet in an embedded Jetty 9.4 servlet container (docs/deployment.md)")
+    String container;
+
     @Option(names = "--ignore-stdin",
             description = "keep running when standard input ends (a detached replica)")
     boolean ignoreStdin;
@@ -82,7 +87,9 @@ public final class ReplicaCommand implements Callable<Integer> {
         if (services == null && sample == null) {
             throw Cli.refuse(spec, "say which service archives to deploy with --services DIR");
         }
-        return new ReplicaOptions(which.id, which.name, conf, group, services, runDir, ignoreStdin);
+        NodeContainer server = NodeContainer.valueOf(
+                Cli.choice(spec, "--container", container, "simple", "jetty").toUpperCase(java.util.Locale.ROOT));
+        return new ReplicaOptions(which.id, which.name, conf, group, services, runDir, ignoreStdin, server);
     }
 
     @Override

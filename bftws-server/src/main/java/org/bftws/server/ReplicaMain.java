@@ -21,7 +21,8 @@ import org.bftws.security.SecurityRuntime;
  * replicas.xml in this JVM, so the testbed's four replicas and four replicas on four hosts start the same way.
  * The node gets its own Axis2 repository (axis2.xml, addressing.mar, bftws.mar, the service archives), the bftws
  * module reads replicas.xml and this node's name from {@code -Dbftws.replicasConfig} / {@code -Dbftws.party}, and
- * it listens on its endpoints' port. Prints {@code ready NAME PORT} once it serves. Exit codes: 0 stopped, 1 it
+ * it listens on its endpoints' port, with Axis2's own HTTP server or, with {@code --container jetty}, in AxisServlet
+ * in an embedded Jetty ({@link NodeContainer}). Prints {@code ready NAME PORT} once it serves. Exit codes: 0 stopped, 1 it
  * could not start (the message says why), 2 bad command line. A launcher may bring a {@link SampleService}, deployed
  * when {@code --services} is not given (the testbed's echo sample); the product's own main brings none.
  */
@@ -59,13 +60,13 @@ public final class ReplicaMain {
         System.setProperty("bftws.replicasConfig", target.configFile().toAbsolutePath().toString());
         System.setProperty("bftws.party", name);
         Path runDir = options.runDir() != null ? options.runDir() : Cli.home().resolve("replica").resolve(name);
-        ReplicaServer server;
+        NodeHttpServer server;
+        NodeContainer container = options.container();
         try {
             Path repository = options.services() != null
-                    ? NodeRepository.forNode(runDir.resolve("repository"), options.services())
-                    : NodeRepository.forNode(runDir.resolve("repository"), sample);
-            server = ReplicaServer.start(repository, NodeRepository.axis2Xml(repository), target.bind(),
-                    target.port());
+                    ? NodeRepository.forNode(runDir.resolve("repository"), options.services(), container, target.port())
+                    : NodeRepository.forNode(runDir.resolve("repository"), sample, container, target.port());
+            server = container.start(repository, target.bind(), target.port());
         } catch (AxisFault e) {
             err.println("replica: " + name + " failed to start: " + rootMessage(e));
             return 1;
@@ -103,7 +104,7 @@ public final class ReplicaMain {
      * 'stats' prints the node's counters, 'measurements' the replica's recovery timings, a sample service's queries
      * (the echo sample's 'state' and 'entries') that service's state; 'stop' or the end of input stops the node.
      */
-    private static void serveStdin(ReplicaServer server, String name, Map<String, SampleService.StateQuery> queries,
+    private static void serveStdin(NodeHttpServer server, String name, Map<String, SampleService.StateQuery> queries,
                                    PrintStream out, PrintStream err) {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         List<String> commands = new ArrayList<>(List.of("stats", "measurements"));
@@ -137,7 +138,7 @@ public final class ReplicaMain {
      * One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T}, and for a
      * replica of a BFT group its view, stable checkpoint and ordering counters; delivered counts executed requests.
      */
-    static String stats(ReplicaServer server, String name) {
+    static String stats(NodeHttpServer server, String name) {
         BftwsNode node = BftwsNode.of(server.context());
         long securityRefusals = SecurityRuntime.of(server.context()).refusals().total();
         org.bftws.axis2.ordering.BftReplica replica = node.replica();
@@ -157,7 +158,7 @@ public final class ReplicaMain {
      * {@code measurements NAME view=V stable=S executed=E TIMINGS} (see
      * {@link org.bftws.axis2.metrics.Measurements#describe()}), or {@code measurements NAME unavailable: WHY}.
      */
-    static String measurements(ReplicaServer server, String name) {
+    static String measurements(NodeHttpServer server, String name) {
         try {
             org.bftws.axis2.ordering.BftReplica replica = BftwsNode.of(server.context()).replica();
             if (replica == null) {
@@ -172,7 +173,7 @@ public final class ReplicaMain {
     }
 
     /** A sample service's answer, or {@code COMMAND NAME unavailable: WHY}. */
-    private static String query(String command, SampleService.StateQuery query, ReplicaServer server, String name) {
+    private static String query(String command, SampleService.StateQuery query, NodeHttpServer server, String name) {
         try {
             return query.answer(name, server.context());
         } catch (AxisFault | RuntimeException e) {
@@ -185,7 +186,7 @@ public final class ReplicaMain {
      * message; refuse to start instead. The security runtime is built now too, so a node without usable keys stops
      * here rather than at its first message.
      */
-    private static String moduleProblem(ReplicaServer server) {
+    private static String moduleProblem(NodeHttpServer server) {
         try {
             BftwsNode.of(server.context());
             SecurityRuntime.of(server.context());
@@ -204,7 +205,7 @@ public final class ReplicaMain {
         }
     }
 
-    private static void closeQuietly(ReplicaServer server, String name, PrintStream err) {
+    private static void closeQuietly(NodeHttpServer server, String name, PrintStream err) {
         try {
             server.close();
         } catch (AxisFault | RuntimeException e) {

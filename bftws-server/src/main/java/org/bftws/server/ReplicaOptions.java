@@ -12,9 +12,10 @@ import java.nio.file.Path;
  * @param services    a directory of .aar service archives to deploy (null: the launcher's sample service)
  * @param runDir      where the node's Axis2 repository is written
  * @param ignoreStdin keep running when standard input ends (a detached replica); else end of input stops it
+ * @param container   the HTTP server the node answers on: Axis2's SimpleHTTPServer or AxisServlet in Jetty
  */
 record ReplicaOptions(Integer id, String name, Path conf, String group, Path services, Path runDir,
-                      boolean ignoreStdin) {
+                      boolean ignoreStdin, NodeContainer container) {
 
     /** The options of command line {@code args}; a bad one throws picocli's ParameterException. */
     static ReplicaOptions parse(String... args) {

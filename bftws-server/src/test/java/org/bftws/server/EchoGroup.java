@@ -30,15 +30,21 @@ final class EchoGroup implements AutoCloseable {
 
     final Path replicasXml;
     final WrongEchoReplies wrong = new WrongEchoReplies();
-    private final List<ReplicaServer> servers = new ArrayList<>();
+    private final List<NodeHttpServer> servers = new ArrayList<>();
+    private final int[] ports;
 
     EchoGroup(Path dir, boolean byzantineReplica3) throws IOException {
-        int[] ports = freePorts(8);
+        this(dir, byzantineReplica3, NodeContainer.SIMPLE);
+    }
+
+    /** The group with each replica served by {@code container} (Axis2's SimpleHTTPServer or AxisServlet in Jetty). */
+    EchoGroup(Path dir, boolean byzantineReplica3, NodeContainer container) throws IOException {
+        ports = freePorts(8);
         replicasXml = write(dir, Arrays.copyOf(ports, 4), Arrays.copyOfRange(ports, 4, 8));
         try {
             for (int i = 0; i < 4; i++) {
                 String name = "replica" + i;
-                Path repo = NodeRepository.forClient(dir.resolve(name));
+                Path repo = NodeRepository.forNode(dir.resolve(name), container, ports[i]);
                 EchoServiceArchive.writeTo(repo.resolve("services"));
                 ConfigurationContext ctx = BftwsConfigurator.context(repo, NodeRepository.axis2Xml(repo),
                         replicasXml, name);
@@ -49,12 +55,19 @@ final class EchoGroup implements AutoCloseable {
                         }
                     }
                 }
-                servers.add(ReplicaServer.start(ctx, InetAddress.getLoopbackAddress(), ports[i]));
+                servers.add(container == NodeContainer.JETTY
+                        ? JettyNodeServer.start(ctx, InetAddress.getLoopbackAddress(), ports[i])
+                        : SimpleHttpNodeServer.start(ctx, InetAddress.getLoopbackAddress(), ports[i]));
             }
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    /** The HTTP port of replica {@code i}. */
+    int port(int i) {
+        return ports[i];
     }
 
     private static int[] freePorts(int n) throws IOException {
@@ -108,7 +121,7 @@ final class EchoGroup implements AutoCloseable {
 
     @Override
     public void close() {
-        for (ReplicaServer s : servers) {
+        for (NodeHttpServer s : servers) {
             try {
                 s.close();
             } catch (org.apache.axis2.AxisFault e) {

@@ -70,6 +70,16 @@ class ReplicaMainTest {
     }
 
     @Test
+    void theNodeRunsOnAxis2sOwnServerUnlessAServletContainerIsChosen() {
+        assertEquals(NodeContainer.SIMPLE, ReplicaOptions.parse("--id", "0", "--services", ".").container());
+        assertEquals(NodeContainer.JETTY,
+                ReplicaOptions.parse("--id", "0", "--services", ".", "--container", "jetty").container());
+        ParameterException e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "0",
+                "--services", ".", "--container", "tomcat"));
+        assertTrue(e.getMessage().contains("--container must be one of simple, jetty"), e.getMessage());
+    }
+
+    @Test
     void theCommandLineMustNameExactlyOneNode() {
         ParameterException e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--conf", "x.xml",
                 "--services", "."));

@@ -48,8 +48,8 @@ public final class StatusWorker implements Worker {
         }
     }
 
-    /** The JSON of the node of {@code configuration}. */
-    static String status(ConfigurationContext configuration) {
+    /** The JSON of the node of {@code configuration} (also what {@link StatusServlet} serves in a container). */
+    public static String status(ConfigurationContext configuration) {
         return Monitoring.of(configuration).status();
     }
 

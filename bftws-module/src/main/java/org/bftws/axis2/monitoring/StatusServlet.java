@@ -1,0 +1,65 @@
+package org.bftws.axis2.monitoring;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.transport.http.AxisServlet;
+
+/**
+ * The status page in a servlet container: {@code GET} answers the node's figures as JSON, the document
+ * {@code /bftws/status} serves on Axis2's own HTTP server ({@link StatusDocument}). It reads the Axis2 node that
+ * {@link AxisServlet} runs in the same web application (the servlet context's {@code CONFIGURATION_CONTEXT}
+ * attribute), so AxisServlet must load on startup. Other methods are refused (405): the page only reads.
+ *
+ * <p>It touches no other bftws class, only the servlet API, Axis2 and the JDK: the module hands it the document as a
+ * {@code Supplier<String>} property of the node ({@link #STATUS_PROPERTY}). So this one class, alone in a jar
+ * (bftws-module's {@code status-servlet} jar), can sit in an Axis2 web application's WEB-INF/lib while the module
+ * itself comes from WEB-INF/modules/bftws.mar, in a class loader the web application cannot see; a bftws jar in
+ * WEB-INF/lib would be deployed by Axis2 as a second bftws module.
+ */
+public final class StatusServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The node's property holding a {@code Supplier<String>} of its status JSON (set by the bftws module). */
+    public static final String STATUS_PROPERTY = "org.bftws.axis2.monitoring.status";
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Object node = getServletContext().getAttribute(AxisServlet.CONFIGURATION_CONTEXT);
+        if (!(node instanceof ConfigurationContext configuration)) {
+            answer(response, 503, "text/plain; charset=utf-8", "bftws: no Axis2 node in this web application yet"
+                    + " (AxisServlet must be declared with load-on-startup)\n");
+            return;
+        }
+        if (!(configuration.getProperty(STATUS_PROPERTY) instanceof Supplier<?> status)) {
+            answer(response, 503, "text/plain; charset=utf-8", "bftws: the bftws module is not deployed on this"
+                    + " Axis2 node (or failed to start: see the node's log)\n");
+            return;
+        }
+        String json;
+        try {
+            json = String.valueOf(status.get());
+        } catch (RuntimeException e) {
+            answer(response, 503, "text/plain; charset=utf-8", "bftws: no status: " + e.getMessage() + "\n");
+            return;
+        }
+        answer(response, 200, "application/json; charset=utf-8", json);
+    }
+
+    private static void answer(HttpServletResponse response, int status, String contentType, String body)
+            throws IOException {
+        response.setStatus(status);
+        response.setContentType(contentType);
+        response.setHeader("Cache-Control", "no-store");
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+    }
+}
