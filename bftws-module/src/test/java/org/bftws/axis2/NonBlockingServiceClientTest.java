@@ -111,4 +111,36 @@ class NonBlockingServiceClientTest {
                     ReplicatedEchoVotingTest.items(TestNodes.call(client, TestNodes.echo("after"))));
         }
     }
+
+    @Test
+    void nonBlockingCallsInFlightTogetherOnOneServiceClientShareItsSequenceAndEachExecutesOnce() throws Exception {
+        int[] p = NodeServer.freePorts(4);
+        try (EchoReplicas group = new EchoReplicas(dir, "mac", "clientTimeout=\"5s\" viewChangeTimeout=\"10s\"",
+                List.of(EchoReplicas.endpoint(p[0]), EchoReplicas.endpoint(p[1]), EchoReplicas.endpoint(p[2]),
+                        EchoReplicas.endpoint(p[3])))) {
+            List<ConfigurationContext> replicas = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                replicas.add(group.startNode(i, p[i], i == 3 ? new WrongEchoReplies() : null));
+            }
+            ServiceClient client = TestNodes.serviceClient(group.client(), EchoReplicas.GROUP);
+            client.getOptions().setAction(EchoService.NS + "/append");
+            List<Recording> callbacks = new java.util.ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                Recording callback = new Recording();
+                client.sendReceiveNonBlocking(TestNodes.append("v" + i), callback);
+                callbacks.add(callback);
+            }
+            List<Integer> counts = new java.util.ArrayList<>();
+            for (Recording callback : callbacks) {
+                Outcome appended = callback.done.get(HANG_GUARD_SECONDS, TimeUnit.SECONDS);
+                assertEquals("onMessage", appended.event(), String.valueOf(appended.error()));
+                counts.add(Integer.valueOf(TestNodes.child(appended.body(), "count")));
+            }
+            counts.sort(null);
+            assertEquals(java.util.stream.IntStream.rangeClosed(1, 20).boxed().toList(), counts,
+                    "each append executed once, on the one sequence of this ServiceClient");
+            assertEquals(1, BftwsNode.of(replicas.get(0)).counters().sequencesCreated.get(),
+                    "the calls were numbered messages of one sequence");
+        }
+    }
 }
