@@ -136,6 +136,45 @@ class BftClientAsyncTest {
         }
     }
 
+    private static OMElement append(String value) {
+        return EchoNodes.append(value);
+    }
+
+    @Test
+    void theDocumentedExampleGetsEveryReplyFromItsFuture() throws Exception {
+        int[] p = org.bftws.axis2.NodeServer.freePorts(4);
+        Path replicasXml = EchoNodes.groupConfig(dir, "mac", p);
+        String endpoint = EchoNodes.GROUP;
+        List<Integer> counts = new ArrayList<>();
+        List<AxisFault> faults = new ArrayList<>();
+        try (EchoNodes nodes = new EchoNodes(dir)) {
+            for (int i = 0; i < 4; i++) {
+                nodes.start("replica" + i, p[i], replicasXml, "replica" + i, null);
+            }
+            // docs/client.md, "Asynchronous calls", as it stands there
+            try (BftClient client = BftClient.builder().replicas(replicasXml).party("client1")
+                    .maxInFlight(64)                      // at most 64 calls in flight; callAsync waits while 64 are
+                    .closeGrace(Duration.ofSeconds(10))   // close() waits this long for calls in flight, then fails them
+                    .build()) {
+                List<CompletableFuture<OMElement>> calls = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    calls.add(client.callAsync(endpoint, "http://bftws.org/samples/echo/append", append("v" + i)));
+                }
+                for (CompletableFuture<OMElement> call : calls) {
+                    try {
+                        OMElement reply = call.get();                   // the decided reply's Body content
+                        counts.add(Integer.valueOf(reply.getFirstElement().getText()));     // appendResponse/count
+                    } catch (ExecutionException e) {
+                        faults.add((AxisFault) e.getCause());           // what call() would have thrown
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), faults);
+        counts.sort(null);
+        assertEquals(IntStream.rangeClosed(1, 100).boxed().toList(), counts, "each append executed once");
+    }
+
     @Test
     void aCallThatCannotBeDecidedCompletesExceptionallyWithTheFaultTheBlockingCallThrows() throws Exception {
         int[] p = org.bftws.axis2.NodeServer.freePorts(4);

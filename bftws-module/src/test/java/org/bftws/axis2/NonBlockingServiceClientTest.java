@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.axiom.om.OMElement;
+import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.client.async.AxisCallback;
 import org.apache.axis2.context.ConfigurationContext;
@@ -102,13 +103,39 @@ class NonBlockingServiceClientTest {
             Outcome error = callNonBlocking(client, TestNodes.echo("z").getFirstElement());
             assertEquals("onError", error.event());
             assertNull(error.body());
-            assertTrue(error.error() instanceof org.apache.axis2.AxisFault
+            assertTrue(error.error() instanceof AxisFault
                     && error.error().getMessage().contains("but got {" + EchoService.NS + "}item"),
                     String.valueOf(error.error()));
 
             // the sequence survives: a blocking call after the non-blocking ones is still in order
             assertEquals(List.of("after"),
                     ReplicatedEchoVotingTest.items(TestNodes.call(client, TestNodes.echo("after"))));
+
+            // docs/client.md's example, as it stands there
+            OMElement payload = TestNodes.echo("documented");
+            CompletableFuture<OMElement> answer = new CompletableFuture<>();
+            client.sendReceiveNonBlocking(payload, new AxisCallback() {
+                @Override
+                public void onMessage(MessageContext reply) {   // the decided reply, through the client's in-flow
+                    answer.complete(reply.getEnvelope().getBody().getFirstElement().cloneOMElement());
+                }
+
+                @Override
+                public void onFault(MessageContext fault) {     // a decided SOAP fault (see below)
+                    answer.completeExceptionally(new AxisFault(fault.getEnvelope().getBody().getFault(), fault));
+                }
+
+                @Override
+                public void onError(Exception e) {              // no reply decided, or by default a decided fault
+                    answer.completeExceptionally(e);
+                }
+
+                @Override
+                public void onComplete() {
+                }
+            });
+            assertEquals(List.of("documented"),
+                    ReplicatedEchoVotingTest.items(answer.get(HANG_GUARD_SECONDS, TimeUnit.SECONDS)));
         }
     }
 
