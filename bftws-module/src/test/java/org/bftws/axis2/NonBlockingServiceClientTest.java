@@ -111,8 +111,8 @@ class NonBlockingServiceClientTest {
             assertEquals(List.of("after"),
                     ReplicatedEchoVotingTest.items(TestNodes.call(client, TestNodes.echo("after"))));
 
-            // docs/client.md's example, as it stands there
             OMElement payload = TestNodes.echo("documented");
+            // docs/client.md's example, as it stands there
             CompletableFuture<OMElement> answer = new CompletableFuture<>();
             client.sendReceiveNonBlocking(payload, new AxisCallback() {
                 @Override
