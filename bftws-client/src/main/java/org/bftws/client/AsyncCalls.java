@@ -50,10 +50,6 @@ final class AsyncCalls {
         this.workers = Executors.newFixedThreadPool(limit, daemons);
     }
 
-    int limit() {
-        return limit;
-    }
-
     /** The most calls that were in flight at once so far (for figures and tests). */
     int peakInFlight() {
         return peak.get();

@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A blocking client for replicated SOAP services (and plain WS-RM ones) over Axis2's ServiceClient. {@link #call}
+ * A client for replicated SOAP services (and plain WS-RM ones) over Axis2's ServiceClient. The blocking {@link #call}
  * sends the payload to an endpoint: a group endpoint from replicas.xml goes to every replica, and returns once the
  * operation's reply policy is met (by default f+1 identical, individually authenticated replies); any other address
  * is a single WS-RM endpoint, so the same code talks to a non-replicated service. Thread-safe: each calling thread
@@ -142,7 +142,8 @@ public final class BftClient implements AutoCloseable {
             terminators.invokeAll(terminations);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            LOG.warn("interrupted while terminating this client's sequences; the rest are left to the replicas' limits");
+            LOG.warn("interrupted while terminating this client's sequences; the rest are left to the replicas'"
+                    + " limits");
         } finally {
             terminators.shutdownNow();
         }
