@@ -154,7 +154,7 @@ class BftClientAsyncTest {
             // docs/client.md, "Asynchronous calls", as it stands there
             try (BftClient client = BftClient.builder().replicas(replicasXml).party("client1")
                     .maxInFlight(64)                      // at most 64 calls in flight; callAsync waits while 64 are
-                    .closeGrace(Duration.ofSeconds(10))   // close() waits up to 10 s for calls in flight, then fails them
+                    .closeGrace(Duration.ofSeconds(10))   // close() waits 10 s for calls in flight, then fails them
                     .build()) {
                 List<CompletableFuture<OMElement>> calls = new ArrayList<>();
                 for (int i = 0; i < 100; i++) {
