@@ -213,6 +213,24 @@ class BftClientAsyncTest {
     }
 
     @Test
+    void aCallToAGroupThatNeverAnswersFailsWithWhatBecameOfEachReplica() throws Exception {
+        // nothing listens on the replicas' ports; a short schedule: each gets the message twice, then is given up
+        int[] p = org.bftws.axis2.NodeServer.freePorts(4);
+        Path conf = EchoNodes.groupConfig(dir, "mac",
+                "clientTimeout=\"300ms\" retransmissionInterval=\"50ms\" maxRetransmissions=\"1\"", p);
+        try (BftClient client = BftClient.builder().replicas(conf).party("client1").build()) {
+            AxisFault async = faultOf(client.callAsync(EchoNodes.GROUP, ECHO, EchoNodes.echo("nobody")));
+            AxisFault blocking = assertThrows(AxisFault.class,
+                    () -> client.call(EchoNodes.GROUP, ECHO, EchoNodes.echo("nobody")));
+            for (AxisFault f : List.of(async, blocking)) {
+                assertTrue(f.getMessage().contains("no reply decided") && f.getMessage().contains("undecided")
+                        && f.getMessage().contains("replica0") && f.getMessage().contains("replica3")
+                        && f.getMessage().contains("no final reply after 1 retransmissions"), f.getMessage());
+            }
+        }
+    }
+
+    @Test
     void callersBeyondTheInFlightLimitWaitAndCloseFailsTheCallsStillRunning() throws Exception {
         // a group none of whose replicas runs: a call retransmits for its whole schedule (minutes) and stays in flight
         int[] p = org.bftws.axis2.NodeServer.freePorts(4);
