@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -36,6 +37,18 @@ public final class BftClientBuilder {
     private String party;
     private ReplyPolicy defaultPolicy;
     private final Map<String, ReplyPolicy> policies = new HashMap<>();
+    private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+    private Duration closeGrace = DEFAULT_CLOSE_GRACE;
+
+    /** Default of {@link #maxInFlight}. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 32;
+    /**
+     * The most {@link #maxInFlight} may be: each slot can hold a live sequence per endpoint at the replicas, whose
+     * default limit ({@code maxSequences}) is 1000 for all their clients together.
+     */
+    public static final int MAX_IN_FLIGHT_LIMIT = 512;
+    /** Default of {@link #closeGrace}. */
+    public static final Duration DEFAULT_CLOSE_GRACE = Duration.ofSeconds(30);
 
     BftClientBuilder() {
     }
@@ -76,11 +89,39 @@ public final class BftClientBuilder {
         return this;
     }
 
+    /**
+     * How many {@link BftClient#callAsync} calls may be in flight at once (default 32, at most 512). Each in-flight
+     * call holds a worker thread (the vote is waited for on it) and its own WS-RM sequence per endpoint, which the
+     * replicas keep until {@link BftClient#close}; a caller beyond the limit waits in {@code callAsync} until a call
+     * ends.
+     */
+    public BftClientBuilder maxInFlight(int calls) {
+        if (calls < 1 || calls > MAX_IN_FLIGHT_LIMIT) {
+            throw new IllegalArgumentException("maxInFlight must be between 1 and " + MAX_IN_FLIGHT_LIMIT + ", not "
+                    + calls);
+        }
+        this.maxInFlight = calls;
+        return this;
+    }
+
+    /**
+     * How long {@link BftClient#close} waits for asynchronous calls in flight before it fails them (default 30 s; a
+     * call ends by itself at its decision, or when no reply can be decided any more, which with the default
+     * retransmission schedule can take about 2 minutes).
+     */
+    public BftClientBuilder closeGrace(Duration grace) {
+        if (Objects.requireNonNull(grace, "closeGrace").isNegative()) {
+            throw new IllegalArgumentException("closeGrace must not be negative: " + grace);
+        }
+        this.closeGrace = grace;
+        return this;
+    }
+
     /** Creates the client's Axis2 engine; AxisFault naming the problem when a file or module is missing. */
     public BftClient build() throws AxisFault {
         ConfigurationContext context = createContext();
         try {
-            return new BftClient(context, defaultPolicy, policies);
+            return new BftClient(context, defaultPolicy, policies, maxInFlight, closeGrace);
         } catch (AxisFault | RuntimeException e) {
             context.terminate();
             throw e;

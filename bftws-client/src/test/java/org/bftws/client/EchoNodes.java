@@ -54,10 +54,15 @@ final class EchoNodes implements AutoCloseable {
 
     /** replicas.xml for four replicas (f=1) on {@code ports} and client1, with keygen's keys for {@code profile}. */
     static Path groupConfig(Path dir, String profile, int... ports) throws IOException {
+        return groupConfig(dir, profile, "clientTimeout=\"5s\"", ports);
+    }
+
+    /** As above, with the attributes of replicas.xml's protocol element, e.g. {@code clientTimeout="500ms"}. */
+    static Path groupConfig(Path dir, String profile, String protocol, int... ports) throws IOException {
         StringBuilder b = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
                 + "<group service=\"EchoService\" endpoint=\"" + GROUP + "\" f=\"1\">\n"
-                + "<security profile=\"" + profile + "\"/>\n<protocol clientTimeout=\"5s\"/>\n");
+                + "<security profile=\"" + profile + "\"/>\n<protocol " + protocol + "/>\n");
         java.util.List<Integer> taken = java.util.Arrays.stream(ports).boxed().toList();
         int[] channels = org.bftws.axis2.NodeServer.freePortsAvoiding(ports.length, taken);
         for (int i = 0; i < ports.length; i++) {
