@@ -147,9 +147,13 @@ final class ReplyTable {
 
     void executed(RequestId id, byte[] reply) {
         Entry e = entries.get(id.client());
-        long active = e == null ? Long.MAX_VALUE : e.lastActive();
-        entries.put(id.client(), new Entry(id.number(), reply.clone(), active));
-        entryAges.put(id.client(), active);
+        if (e != null) {
+            // executing() set its activity and age already: the reply is all that changes
+            entries.put(id.client(), new Entry(id.number(), reply.clone(), e.lastActive()));
+            return;
+        }
+        entries.put(id.client(), new Entry(id.number(), reply.clone(), Long.MAX_VALUE));
+        entryAges.put(id.client(), Long.MAX_VALUE);
     }
 
     /** The client's sequence ended (its TerminateSequence executed): its entry goes, a record that it ended stays. */

@@ -1,11 +1,12 @@
 package org.bftws.axis2;
 
+import static org.bftws.axis2.RawSequenceRequests.append;
+import static org.bftws.axis2.RawSequenceRequests.manager;
+import static org.bftws.axis2.RawSequenceRequests.post;
+import static org.bftws.axis2.RawSequenceRequests.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.axis2.client.MulticastSender;
 import org.bftws.rm.OutboundSequence;
-import org.bftws.samples.echo.EchoService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,38 +83,6 @@ class SequenceEndOverHttpTest {
                 assertTrue(BftwsNode.of(r).destination().sequences().find(seq.id()).isEmpty(),
                         "the refused requests leave no WS-RM state behind");
             }
-        }
-    }
-
-    private static org.bftws.axis2.ordering.TotalOrderManager manager(ConfigurationContext replica) {
-        return BftwsNode.of(replica).replica().manager();
-    }
-
-    private static String append(String to, String sequence, long n, String value) {
-        return "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
-                + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\""
-                + " xmlns:wsrm=\"http://docs.oasis-open.org/ws-rx/wsrm/200702\"><soapenv:Header>"
-                + "<wsa:To>" + to + "</wsa:To><wsa:MessageID>urn:uuid:" + java.util.UUID.randomUUID()
-                + "</wsa:MessageID><wsa:Action>" + EchoService.NS + "/append</wsa:Action>"
-                + "<wsrm:Sequence soapenv:mustUnderstand=\"1\"><wsrm:Identifier>" + sequence + "</wsrm:Identifier>"
-                + "<wsrm:MessageNumber>" + n + "</wsrm:MessageNumber></wsrm:Sequence></soapenv:Header><soapenv:Body>"
-                + "<e:append xmlns:e=\"" + EchoService.NS + "\"><e:value>" + value + "</e:value></e:append>"
-                + "</soapenv:Body></soapenv:Envelope>";
-    }
-
-    private static HttpResponse<String> post(String endpoint, String envelope) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint))
-                .header("Content-Type", "text/xml; charset=UTF-8")
-                .header("SOAPAction", "\"" + EchoService.NS + "/append\"")
-                .timeout(java.time.Duration.ofSeconds(20))
-                .POST(HttpRequest.BodyPublishers.ofString(envelope)).build();
-        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long until = System.nanoTime() + 10_000_000_000L;
-        while (!condition.getAsBoolean() && System.nanoTime() < until) {
-            Thread.sleep(20);
         }
     }
 }
