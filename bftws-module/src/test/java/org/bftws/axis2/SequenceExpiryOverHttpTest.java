@@ -55,6 +55,8 @@ class SequenceExpiryOverHttpTest {
                     .getMessageContext(WSDLConstants.MESSAGE_LABEL_OUT_VALUE).getProperty(MulticastSender.SEQUENCE);
             assertTrue(SequenceIds.createdAt(seq.id()).isPresent(), "the identifier carries its creation time: " + seq.id());
             for (ConfigurationContext r : replicas) {
+                // a call returns on f+1 replies: the last replica may still be executing the second append
+                waitFor(() -> manager(r).replyEntries() == 1);
                 assertEquals(1, manager(r).replyEntries());
             }
 
