@@ -20,6 +20,19 @@ final class WrongEchoReplies extends AbstractHandler {
         init(new HandlerDescription("WrongEchoReplies"));
     }
 
+    /**
+     * Whether this replica rewrote at least {@code count} replies within a minute. A call returns on f+1 replies, so
+     * the Byzantine replica may still be executing the last request when the caller looks: wait, don't sample.
+     */
+    boolean rewroteAtLeast(int count) throws InterruptedException {
+        for (long end = System.nanoTime() + 60_000_000_000L; System.nanoTime() < end; Thread.sleep(10)) {
+            if (rewritten.get() >= count) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public InvocationResponse invoke(MessageContext mc) {
         OMElement reply = mc.isServerSide() && mc.getEnvelope() != null ? mc.getEnvelope().getBody().getFirstElement()
