@@ -51,6 +51,20 @@ public final class ServiceDelivery {
         return new DeliveredReply(reply, body instanceof byte[] b ? b : null);
     }
 
+    /**
+     * Answers an ordered request with {@code refusal} instead of running it: the fault goes through the out-flow like
+     * a service's own (so the client can vote on it), and the request counts as executed, with that fault as its
+     * reply. Every correct replica refuses the same request alike, so the fault is decided.
+     */
+    public DeliveredReply refuse(MessageContext mc, AxisFault refusal) {
+        mc.getOperationContext().setProperty(ReplyCapture.ALSO_BODY_ELEMENT, Boolean.TRUE);
+        mc.setProperty(DELIVERING, Boolean.TRUE);
+        mc.setTransportOut(capture.description());
+        sendFault(mc, refusal);
+        CachedReply reply = (CachedReply) mc.getOperationContext().getProperty(ReplyCapture.CAPTURED);
+        return reply == null ? null : new DeliveredReply(reply, null);
+    }
+
     /** A delivered request's reply as captured, and its body element (null when it was not captured apart). */
     public record DeliveredReply(CachedReply reply, byte[] bodyElement) {
     }

@@ -10,7 +10,10 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMException;
 import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAPEnvelope;
+import org.apache.axiom.soap.SOAP11Constants;
+import org.apache.axiom.soap.SOAP12Constants;
 import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.delivery.ServiceDelivery;
 import org.bftws.rm.ReplyCache.CachedReply;
 
@@ -35,6 +38,22 @@ final class StateOperations {
     StateOperations(RequestContexts contexts, ServiceDelivery delivery) {
         this.contexts = contexts;
         this.delivery = delivery;
+    }
+
+    /**
+     * Whether {@code mc} is a request for the service's {@code set_state}. It replaces the whole state: only state
+     * transfer may deliver it, never a client (a client's get_state is an ordered read, and allowed).
+     */
+    static boolean isSetState(MessageContext mc) {
+        return mc.getAxisOperation() != null && "set_state".equals(mc.getAxisOperation().getName().getLocalPart());
+    }
+
+    /** The fault a client's set_state gets, the same on every correct replica (Client in 1.1, Sender in 1.2). */
+    static AxisFault clientSetStateRefused(MessageContext mc) {
+        QName code = mc.isSOAP11() ? new QName(SOAP11Constants.SOAP_ENVELOPE_NAMESPACE_URI, "Client")
+                : new QName(SOAP12Constants.SOAP_ENVELOPE_NAMESPACE_URI, "Sender");
+        return new AxisFault(code, "bftws: set_state belongs to the replicas' state transfer; a client may not call it",
+                null);
     }
 
     /** Delivers get_state and returns its response element, serialised. */

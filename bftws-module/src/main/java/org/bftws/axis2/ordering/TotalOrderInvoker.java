@@ -204,9 +204,10 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
         for (Request r : e.requests()) {
             MessageContext mc = messageFor(r);
             mc.setProperty(VIEW, e.view());
-            // calls the service makes meanwhile are the group's nested calls (paper 3.4)
-            ServiceDelivery.DeliveredReply delivered = org.bftws.axis2.tier.NestedCallScope.executing(
-                    () -> delivery.deliverWithBodyElement(mc));
+            ServiceDelivery.DeliveredReply delivered = StateOperations.isSetState(mc)
+                    ? delivery.refuse(mc, StateOperations.clientSetStateRefused(mc))
+                    // calls the service makes meanwhile are the group's nested calls (paper 3.4)
+                    : org.bftws.axis2.tier.NestedCallScope.executing(() -> delivery.deliverWithBodyElement(mc));
             CachedReply reply = delivered == null ? null : delivered.reply();
             byte[] result = reply == null ? new byte[0] : delivered.bodyElement() != null ? delivered.bodyElement()
                     : StateOperations.bodyElementBytes(reply.envelope());
