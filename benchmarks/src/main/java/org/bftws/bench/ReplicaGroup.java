@@ -47,6 +47,8 @@ final class ReplicaGroup implements AutoCloseable {
     private final TestbedDeployment deployment;
     private final ReplicaProcess[] replicas = new ReplicaProcess[SIZE];
     private final int[] starts = new int[SIZE];
+    /** Each replica's HTTP port, from its ready line (the same after a restart: replicas.xml names it). */
+    private final int[] ports = new int[SIZE];
 
     private ReplicaGroup(Settings settings, TestbedDeployment deployment) {
         this.settings = settings;
@@ -98,7 +100,7 @@ final class ReplicaGroup implements AutoCloseable {
 
     private void awaitReady(int i) throws IOException, InterruptedException {
         try {
-            replicas[i].awaitReady(READY_TIMEOUT);
+            ports[i] = replicas[i].awaitReady(READY_TIMEOUT);
         } catch (IOException e) {
             throw new IOException(e.getMessage() + "; its last lines:\n  | "
                     + String.join("\n  | ", replicas[i].tail()), e);
@@ -158,6 +160,11 @@ final class ReplicaGroup implements AutoCloseable {
 
     long pid(int i) {
         return replicas[i].pid();
+    }
+
+    /** Replica {@code i}'s HTTP port (its services and its status page, {@code GET /bftws/status}). */
+    int port(int i) {
+        return ports[i];
     }
 
     /** The answer of replica {@code i} to {@code command}, without {@code COMMAND NAME}; fails when none comes. */

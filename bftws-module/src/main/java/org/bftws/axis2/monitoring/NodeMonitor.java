@@ -51,6 +51,16 @@ public final class NodeMonitor implements NodeMXBean {
         return securityRefusals(refusals);
     }
 
+    @Override
+    public long getHeapUsedBytes() {
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    @Override
+    public long getHeapMaxBytes() {
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
+    }
+
     static Map<String, Long> rmCounters(RmCounters c) {
         Map<String, Long> m = new TreeMap<>();
         m.put("sequences created", c.sequencesCreated.get());
