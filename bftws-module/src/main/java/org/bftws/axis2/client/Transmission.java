@@ -122,6 +122,7 @@ final class Transmission implements Runnable {
                 ResponseInspector.Inspection seen = ResponseInspector.inspect(reply);
                 record(seen);
                 if (seen.retry()) {
+                    counters.retryLaterReceived.incrementAndGet();
                     lastProblem = seen.fault();
                     continue;
                 }

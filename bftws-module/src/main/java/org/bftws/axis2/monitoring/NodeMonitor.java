@@ -76,6 +76,7 @@ public final class NodeMonitor implements NodeMXBean {
         m.put("hold timeouts", c.holdTimeouts.get());
         m.put("held exchanges let go", c.heldExchangesLetGo.get());
         m.put("retransmissions sent as a client", c.retransmissions.get());
+        m.put("retry-later faults received as a client", c.retryLaterReceived.get());
         return m;
     }
 
