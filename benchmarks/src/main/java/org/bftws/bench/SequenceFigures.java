@@ -24,7 +24,7 @@ import org.bftws.axis2.client.RmSource;
 
 /**
  * {@code ./bftws measure sequences --count N}: what client sequences that come and go cost the replicas. It opens N
- * WS-RM sequences on the testbed's group (16 client threads), sends one echo on each, and then terminates the even
+ * WS-RM sequences on the testbed's group (64 client threads), sends one echo on each, and then terminates the even
  * ones (an ordered TerminateSequence) and abandons the odd ones (the client forgets them; the replicas expire them
  * after the group's {@code sequenceIdleLimit}, here {@value #IDLE_LIMIT}). A ticker sequence keeps batches (so the
  * agreed time, and the expiry) going throughout. Before and after, it reads every replica's live last-reply entries,
@@ -36,7 +36,7 @@ final class SequenceFigures {
 
     static final String IDLE_LIMIT = "20s";
     private static final Duration IDLE = Duration.ofSeconds(20);
-    private static final int THREADS = 16;
+    private static final int THREADS = 64;
     private static final long CALL_TIMEOUT_MILLIS = 60_000;
     private static final Duration STATUS_TIMEOUT = Duration.ofSeconds(10);
     private static final String PROTOCOL = "<protocol sequenceIdleLimit=\"" + IDLE_LIMIT + "\" clockSkewBound=\"5s\"/>";
