@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -110,7 +109,8 @@ final class OverloadFigures {
             int okInWindow = clients.accepted().size();
             double seconds = (System.nanoTime() - start) / 1e9;
             clients.stop();
-            Map<String, EchoStateProbe.Reading> states = settle(group, clients.accepted().size());
+            Map<String, EchoStateProbe.Reading> states = group.awaitSameState(clients.accepted().size(),
+                    Duration.ofSeconds(1), Duration.ofMinutes(3));
             boolean equal = states.values().stream().distinct().count() == 1;
             String once = "exactly once";
             for (EchoStateProbe.Reading r : states.values()) {
@@ -162,31 +162,5 @@ final class OverloadFigures {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** Waits (bounded) until every replica reports the same state twice in a row with at least {@code atLeast}. */
-    private static Map<String, EchoStateProbe.Reading> settle(ReplicaGroup group, int atLeast)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        Map<String, EchoStateProbe.Reading> last = read(group);
-        while (System.nanoTime() < deadline) {
-            Thread.sleep(1_000);
-            Map<String, EchoStateProbe.Reading> now = read(group);
-            boolean done = now.equals(last) && now.values().stream().distinct().count() == 1
-                    && now.values().iterator().next().count() >= atLeast;
-            last = now;
-            if (done) {
-                break;
-            }
-        }
-        return last;
-    }
-
-    private static Map<String, EchoStateProbe.Reading> read(ReplicaGroup group) throws InterruptedException {
-        Map<String, EchoStateProbe.Reading> m = new LinkedHashMap<>();
-        for (int i = 0; i < ReplicaGroup.SIZE; i++) {
-            m.put(ReplicaGroup.name(i), group.state(i));
-        }
-        return m;
     }
 }

@@ -202,6 +202,37 @@ final class ReplicaGroup implements AutoCloseable {
         return new EchoStateProbe.Reading(Integer.parseInt(f.get("count")), f.get("digest"), List.copyOf(values));
     }
 
+    /**
+     * Every replica's echo state, once all report the same state twice in a row with at least {@code atLeast}
+     * appends (the clients stopped: a restarted replica may still be catching up), polling every {@code poll}; the
+     * last reading when that does not happen within {@code timeout}.
+     */
+    Map<String, EchoStateProbe.Reading> awaitSameState(int atLeast, Duration poll, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, EchoStateProbe.Reading> last = states();
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(poll.toMillis());
+            Map<String, EchoStateProbe.Reading> now = states();
+            boolean done = now.equals(last) && now.values().stream().distinct().count() == 1
+                    && now.values().iterator().next().count() >= atLeast;
+            last = now;
+            if (done) {
+                break;
+            }
+        }
+        return last;
+    }
+
+    /** Every replica's echo state, by name. */
+    Map<String, EchoStateProbe.Reading> states() throws InterruptedException {
+        Map<String, EchoStateProbe.Reading> m = new LinkedHashMap<>();
+        for (int i = 0; i < SIZE; i++) {
+            m.put(name(i), state(i));
+        }
+        return m;
+    }
+
     /** Replica {@code i}'s counters and ordering position ({@code stats}) as fields. */
     Map<String, String> stats(int i) throws InterruptedException {
         return fields(ask(i, "stats"));

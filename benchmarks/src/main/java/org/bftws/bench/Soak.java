@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -211,31 +210,17 @@ final class Soak {
 
     /** Waits (bounded) until every replica reports the same state twice in a row, with at least {@code atLeast}. */
     private Map<String, EchoStateProbe.Reading> settle(ReplicaGroup group, int atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
-        Map<String, EchoStateProbe.Reading> last = read(group);
-        while (System.nanoTime() < deadline) {
-            Thread.sleep(2_000);
-            Map<String, EchoStateProbe.Reading> now = read(group);
-            boolean done = now.equals(last) && now.values().stream().distinct().count() == 1
-                    && now.values().iterator().next().count() >= atLeast;
-            last = now;
-            if (done) {
-                out.println("soak: settled at " + now.values().iterator().next().count() + " appends after "
-                        + seconds(System.nanoTime() - (deadline - TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS)))
-                        + " s");
-                return now;
-            }
+        long start = System.nanoTime();
+        Map<String, EchoStateProbe.Reading> states = group.awaitSameState(atLeast, Duration.ofSeconds(2),
+                Duration.ofMillis(SETTLE_MILLIS));
+        EchoStateProbe.Reading first = states.values().iterator().next();
+        if (states.values().stream().distinct().count() == 1 && first.count() >= atLeast) {
+            out.println("soak: settled at " + first.count() + " appends after " + seconds(System.nanoTime() - start)
+                    + " s");
+        } else {
+            out.println("soak: not settled after " + SETTLE_MILLIS / 1000 + " s: " + describe(states));
         }
-        out.println("soak: not settled after " + SETTLE_MILLIS / 1000 + " s: " + describe(last));
-        return last;
-    }
-
-    private static Map<String, EchoStateProbe.Reading> read(ReplicaGroup group) throws InterruptedException {
-        Map<String, EchoStateProbe.Reading> m = new LinkedHashMap<>();
-        for (int i = 0; i < ReplicaGroup.SIZE; i++) {
-            m.put(ReplicaGroup.name(i), group.state(i));
-        }
-        return m;
+        return states;
     }
 
     private static String describe(Map<String, EchoStateProbe.Reading> states) {
