@@ -42,6 +42,8 @@ public final class SignatureCache implements SignatureSource {
     private final LinkedHashMap<Message, byte[]> claims;
     private long evictions;
     private long claimEvictions;
+    /** The last stable checkpoint {@link #forgetUpTo} was told of: checkpoints at or above it are never evicted. */
+    private long stableSeq;
 
     public SignatureCache(int capacity) {
         if (capacity < 1) {
@@ -87,9 +89,10 @@ public final class SignatureCache implements SignatureSource {
         }
         entries.put(m, signature.clone());
         if (entries.size() > capacity) {
-            Iterator<Map.Entry<Message, byte[]>> eldest = entries.entrySet().iterator();
-            Message dropped = eldest.next().getKey();
-            eldest.remove();
+            Message dropped = evictEldestUnprotected();
+            if (dropped == null) {
+                return;
+            }
             evictions++;
             if (Long.bitCount(evictions) == 1) { // 1st, 2nd, 4th, 8th ...: visible, never a flood
                 LOG.warn("signature cache full (" + capacity + "): dropped the signature of " + dropped + " ["
@@ -97,6 +100,28 @@ public final class SignatureCache implements SignatureSource {
                         + " of view changes without a new stable checkpoint (many views' messages per slot) fills it");
             }
         }
+    }
+
+    /**
+     * Removes the least recently used signature that is not a checkpoint at or above the stable one and returns its
+     * message (null when there is none). Every view-change this node sends embeds the stable checkpoint's proof, and
+     * the proof of the next one is made of the checkpoints above it: a view-change that cannot embed a signature
+     * cannot be sent at all. Evicted under a run of view changes (each new view re-proposes a window of batches and
+     * fills the cache while the proof, written once, ages), the proof's signatures were gone, and so was every
+     * view-change of that node (and, journalled without them, after its restart too): two such replicas left the
+     * group unable to change view for good (a one-hour soak, 2026-11-25). Such checkpoints are few (per node, one per
+     * checkpoint interval of the watermark window), so keeping them over the capacity costs little.
+     */
+    private Message evictEldestUnprotected() {
+        Iterator<Message> eldest = entries.keySet().iterator();
+        while (eldest.hasNext()) {
+            Message m = eldest.next();
+            if (!(m instanceof Checkpoint c && c.seq() >= stableSeq)) {
+                eldest.remove();
+                return m;
+            }
+        }
+        return null;
     }
 
     public synchronized boolean contains(Message m) {
@@ -115,6 +140,7 @@ public final class SignatureCache implements SignatureSource {
      * signatures it forgot.
      */
     public synchronized int forgetUpTo(long stableSeq) {
+        this.stableSeq = Math.max(this.stableSeq, stableSeq);
         int before = entries.size();
         Set<Message> keep = embeddedInViewMessages();
         entries.keySet().removeIf(m -> !keep.contains(m) && ((m instanceof PrePrepare pp && pp.seq() <= stableSeq)

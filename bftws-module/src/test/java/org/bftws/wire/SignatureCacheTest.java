@@ -134,6 +134,32 @@ class SignatureCacheTest {
     }
 
     @Test
+    void aFullCacheNeverDropsTheStableCheckpointsProofNorCheckpointsAboveItHoweverOldTheyAre() {
+        SignatureCache cache = new SignatureCache(8);
+        List<Checkpoint> proof = SampleMessages.stableProof(128, SampleMessages.STATE_128);
+        proof.forEach(c -> cache.put(c, SIG));
+        Checkpoint next = new Checkpoint(256, SampleMessages.STATE_128, 2);
+        Checkpoint below = new Checkpoint(64, SampleMessages.STATE_128, 2);
+        cache.put(next, SIG);
+        cache.put(below, SIG);
+        cache.forgetUpTo(128);
+        cache.put(below, SIG); // a late checkpoint below the stable one: no proof needs it
+        // a run of view changes: every new view re-proposes the window, and the proof is the eldest entry
+        for (int view = 1; view <= 20; view++) {
+            for (int seq = 129; seq <= 140; seq++) {
+                cache.put(new Prepare(view, seq, SampleMessages.STATE_128, view % 4), SIG);
+            }
+        }
+        proof.forEach(c -> assertTrue(cache.contains(c), c + " still proves the stable checkpoint"));
+        assertTrue(cache.contains(next), "a checkpoint above the stable one may prove the next");
+        assertFalse(cache.contains(below), "an old checkpoint below the stable one goes like any other entry");
+        assertTrue(cache.evictions() > 200);
+        assertTrue(cache.contains(new Prepare(20, 140, SampleMessages.STATE_128, 0)), "the newest entries stay");
+        assertTrue(cache.size() <= 8 + proof.size() + 1, "over the capacity by the protected checkpoints at most: "
+                + cache.size());
+    }
+
+    @Test
     void signedClaimsHowManySoEverNeverPushOutTheStableCheckpointsProof() {
         SignatureCache cache = new SignatureCache(4);
         List<Checkpoint> proof = SampleMessages.stableProof(128, SampleMessages.STATE_128);
