@@ -64,6 +64,62 @@ class TransmissionRetryLaterTest {
         }
     }
 
+    @Test
+    void retryLaterAnswersDoNotUseUpTheRetransmissionLimitOnlyTheCallsWholeWait() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        HttpServer node = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        node.createContext("/", x -> {
+            boolean later = requests.incrementAndGet() <= 6;
+            answer(x, later ? 500 : 200, later ? RETRY_LATER : ANSWER);
+        });
+        node.start();
+        RmCounters counters = new RmCounters();
+        FirstReply collector = new FirstReply();
+        try (CloseableHttpClient http = HttpClients.createDefault()) {
+            // two retransmissions allowed; the node says "retry later" six times, then answers
+            Transmission.Schedule schedule = new Transmission.Schedule(Backoff.of(Duration.ofMillis(10), 2), 1_000,
+                    false);
+            new Transmission(http, uri(node), message(), schedule, collector, counters).run();
+            NodeReply reply = collector.await(5, TimeUnit.SECONDS);
+            assertNotNull(reply, collector.whyUndecided());
+            assertEquals(200, reply.status());
+            assertEquals(7, requests.get());
+            assertEquals(6, counters.retryLaterReceived.get());
+        } finally {
+            node.stop(0);
+        }
+    }
+
+    @Test
+    void aNodeThatOnlyEverSaysRetryLaterIsGivenUpWhenTheCallsWholeWaitIsOver() throws Exception {
+        HttpServer node = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        node.createContext("/", x -> answer(x, 500, RETRY_LATER));
+        node.start();
+        FirstReply collector = new FirstReply();
+        try (CloseableHttpClient http = HttpClients.createDefault()) {
+            Transmission.Schedule schedule = new Transmission.Schedule(Backoff.of(Duration.ofMillis(10), 1), 200,
+                    false);
+            long start = System.nanoTime();
+            new Transmission(http, uri(node), message(), schedule, collector, new RmCounters()).run();
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(null, collector.await(1, TimeUnit.SECONDS));
+            assertTrue(collector.whyUndecided().contains("ReplyNotYetAvailable"), collector.whyUndecided());
+            assertTrue(tookMillis >= schedule.totalMillis(), "asked until the call's wait was over: " + tookMillis
+                    + " ms of " + schedule.totalMillis());
+        } finally {
+            node.stop(0);
+        }
+    }
+
+    private static URI uri(HttpServer node) {
+        return URI.create("http://127.0.0.1:" + node.getAddress().getPort() + "/axis2/services/Echo");
+    }
+
+    private static Transmission.Message message() {
+        return new Transmission.Message(ANSWER.getBytes(StandardCharsets.UTF_8), "text/xml; charset=UTF-8", "\"\"",
+                null, 1);
+    }
+
     private static void answer(HttpExchange x, int status, String body) throws IOException {
         x.getRequestBody().readAllBytes();
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
