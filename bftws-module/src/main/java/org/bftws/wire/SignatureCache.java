@@ -44,6 +44,8 @@ public final class SignatureCache implements SignatureSource {
     private long claimEvictions;
     /** The last stable checkpoint {@link #forgetUpTo} was told of: checkpoints at or above it are never evicted. */
     private long stableSeq;
+    /** What held view-changes and the newest new-view embed ({@link #embeddedInViewMessages}); null: to compute. */
+    private Set<Message> embedded;
 
     public SignatureCache(int capacity) {
         if (capacity < 1) {
@@ -88,6 +90,9 @@ public final class SignatureCache implements SignatureSource {
             return;
         }
         entries.put(m, signature.clone());
+        if (m instanceof ViewChange || m instanceof NewView) {
+            embedded = null;
+        }
         if (entries.size() > capacity) {
             Message dropped = evictEldestUnprotected();
             if (dropped == null) {
@@ -103,20 +108,25 @@ public final class SignatureCache implements SignatureSource {
     }
 
     /**
-     * Removes the least recently used signature that is not a checkpoint at or above the stable one and returns its
-     * message (null when there is none). Every view-change this node sends embeds the stable checkpoint's proof, and
-     * the proof of the next one is made of the checkpoints above it: a view-change that cannot embed a signature
+     * Removes the least recently used signature that no view-change can need and returns its message (null when there
+     * is none): not a checkpoint at or above the stable one, nor a message a held view-change or the newest new-view
+     * embeds. Every view-change this node sends embeds the stable checkpoint's proof and its prepared certificates (the
+     * same ones its last view-change embedded, or newer ones, which are recent), the proof of the next stable
+     * checkpoint is made of the checkpoints above it, and a view-change or new-view that cannot embed a signature
      * cannot be sent at all. Evicted under a run of view changes (each new view re-proposes a window of batches and
-     * fills the cache while the proof, written once, ages), the proof's signatures were gone, and so was every
-     * view-change of that node (and, journalled without them, after its restart too): two such replicas left the
-     * group unable to change view for good (a one-hour soak, 2026-11-25). Such checkpoints are few (per node, one per
-     * checkpoint interval of the watermark window), so keeping them over the capacity costs little.
+     * fills the cache while the proof and the certificates, written once, age), those signatures were gone, and so
+     * was every view-change of that node (and, journalled without them, after its restart too): two such replicas
+     * left the group unable to change view for good (a one-hour soak, 2026-11-25). What is kept this way is bounded by
+     * the watermark window and the views held, so keeping it over the capacity costs little.
      */
     private Message evictEldestUnprotected() {
+        if (embedded == null) {
+            embedded = embeddedInViewMessages();
+        }
         Iterator<Message> eldest = entries.keySet().iterator();
         while (eldest.hasNext()) {
             Message m = eldest.next();
-            if (!(m instanceof Checkpoint c && c.seq() >= stableSeq)) {
+            if (!(m instanceof Checkpoint c && c.seq() >= stableSeq) && !embedded.contains(m)) {
                 eldest.remove();
                 return m;
             }
@@ -141,6 +151,7 @@ public final class SignatureCache implements SignatureSource {
      */
     public synchronized int forgetUpTo(long stableSeq) {
         this.stableSeq = Math.max(this.stableSeq, stableSeq);
+        embedded = null;
         int before = entries.size();
         Set<Message> keep = embeddedInViewMessages();
         entries.keySet().removeIf(m -> !keep.contains(m) && ((m instanceof PrePrepare pp && pp.seq() <= stableSeq)
@@ -187,6 +198,7 @@ public final class SignatureCache implements SignatureSource {
 
     /** View {@code view} was installed: forgets view-changes and new-views of earlier views. */
     public synchronized int forgetViewsBefore(int view) {
+        embedded = null;
         int before = entries.size();
         entries.keySet().removeIf(m -> (m instanceof ViewChange vc && vc.newView() < view)
                 || (m instanceof NewView nv && nv.view() < view));

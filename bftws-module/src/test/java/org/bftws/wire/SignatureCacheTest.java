@@ -160,6 +160,31 @@ class SignatureCacheTest {
     }
 
     @Test
+    void aFullCacheNeverDropsWhatAHeldViewChangeEmbedsSoTheNodesNextViewChangeCanStillBeSent() {
+        SignatureCache cache = new SignatureCache(8);
+        ViewChange own = SampleMessages.viewChange(3, 1, 2); // its prepared certificates at 129-130
+        own.prepared().forEach(c -> {
+            cache.put(c.prePrepare(), SIG);
+            c.prepares().forEach(p -> cache.put(p, SIG));
+        });
+        cache.put(own, SIG);
+        for (int view = 4; view <= 20; view++) {
+            cache.put(new Prepare(view, 131, SampleMessages.STATE_128, view % 4), SIG);
+        }
+        own.prepared().forEach(c -> {
+            assertTrue(cache.contains(c.prePrepare()), c.prePrepare() + " is embedded in a held view-change");
+            c.prepares().forEach(p -> assertTrue(cache.contains(p), p + " is embedded in a held view-change"));
+        });
+        assertTrue(cache.contains(own));
+        assertTrue(cache.evictions() > 5, "other entries went: " + cache.evictions());
+        cache.forgetViewsBefore(4); // a later view was installed: the view-change and what only it embedded may go
+        for (int view = 21; view <= 40; view++) {
+            cache.put(new Prepare(view, 131, SampleMessages.STATE_128, view % 4), SIG);
+        }
+        assertFalse(cache.contains(own.prepared().get(0).prePrepare()));
+    }
+
+    @Test
     void signedClaimsHowManySoEverNeverPushOutTheStableCheckpointsProof() {
         SignatureCache cache = new SignatureCache(4);
         List<Checkpoint> proof = SampleMessages.stableProof(128, SampleMessages.STATE_128);
