@@ -113,6 +113,16 @@ final class AppendClients implements AutoCloseable {
         return true;
     }
 
+    /** The client node's configuration context (for other clients in this JVM: one client node per JVM). */
+    ConfigurationContext context() {
+        return context;
+    }
+
+    /** The group endpoint the clients call. */
+    String address() {
+        return address;
+    }
+
     /** Every finished call so far, in the order they finished. */
     List<Call> calls() {
         return List.copyOf(calls);

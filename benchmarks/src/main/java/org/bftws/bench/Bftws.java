@@ -47,6 +47,7 @@ public final class Bftws implements Callable<Integer> {
                 .addSubcommand(new TestbedCommand())
                 .addSubcommand(new BenchCommand())
                 .addSubcommand(new MeasureCommand())
+                .addSubcommand(new SoakCommand())
                 .addSubcommand(new ReplicaCommand(new EchoReplica()))
                 .addSubcommand(new GatewayCommand());
         line.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST,

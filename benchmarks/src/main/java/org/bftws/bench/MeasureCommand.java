@@ -30,6 +30,10 @@ import picocli.CommandLine.Spec;
             "  viewchange  view change latency at the new primary against the checkpoint interval (Fig. 11)",
             "  failover    client-observed time from killing the primary to the first reply in the new view",
             "  all         all four, in this order",
+            "  sequences   N client sequences opened, used and terminated or abandoned: live last-reply entries, heap "
+                    + "and checkpoint size before and after (docs/operations.md)",
+            "  overload    C concurrent appending clients (8, 64, 256): throughput, failures, retry-later faults, "
+                    + "exactly-once, heap (docs/operations.md)",
             "Exit status: 0 measured, 1 an experiment failed, 2 bad command line."})
 final class MeasureCommand implements Callable<Integer> {
 
@@ -42,7 +46,7 @@ final class MeasureCommand implements Callable<Integer> {
     @Mixin
     Cli.Help help;
 
-    @Parameters(paramLabel = "checkpoint|transfer|viewchange|failover|all", arity = "1",
+    @Parameters(paramLabel = "checkpoint|transfer|viewchange|failover|all|sequences|overload", arity = "1",
             description = "what to measure")
     String experiment;
 
@@ -60,6 +64,18 @@ final class MeasureCommand implements Callable<Integer> {
             + "in echo padding elements of ~80 bytes (default 0,1000,10000,127000; --quick 0,10000)")
     String elements;
 
+    @Option(names = "--count", paramLabel = "N", defaultValue = "10000",
+            description = "sequences: how many sequences to open (default ${DEFAULT-VALUE})")
+    int count;
+
+    @Option(names = "--clients", paramLabel = "C,C,..", defaultValue = "8,64,256",
+            description = "overload: the numbers of concurrent clients (default ${DEFAULT-VALUE})")
+    String clients;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "60",
+            description = "overload: how long each number of clients runs (default ${DEFAULT-VALUE})")
+    int seconds;
+
     @Option(names = "--home", paramLabel = "DIR", description = "the state directory: run directories under "
             + "DIR/measure, the testbed's keys under DIR/testbed (default the checkout's .bftws)")
     Path home;
@@ -70,16 +86,28 @@ final class MeasureCommand implements Callable<Integer> {
         List<String> what;
         if (w.equals("all")) {
             what = MeasureOptions.EXPERIMENTS;
-        } else if (MeasureOptions.EXPERIMENTS.contains(w)) {
+        } else if (MeasureOptions.EXPERIMENTS.contains(w) || MeasureOptions.OPERATIONS.contains(w)) {
             what = List.of(w);
         } else {
             throw Cli.refuse(spec, "unknown experiment '" + experiment + "': "
-                    + String.join(", ", MeasureOptions.EXPERIMENTS) + " or all");
+                    + String.join(", ", MeasureOptions.EXPERIMENTS) + " or all; "
+                    + String.join(", ", MeasureOptions.OPERATIONS));
+        }
+        Cli.range(spec, "--count", count, 1, 10_000_000);
+        Cli.range(spec, "--seconds", seconds, 5, 24 * 3600);
+        List<Integer> levels;
+        try {
+            levels = Arrays.stream(clients.split(",")).map(String::trim).map(Integer::valueOf).toList();
+        } catch (NumberFormatException e) {
+            throw Cli.refuse(spec, "--clients takes numbers of clients separated by commas, not '" + clients + "'");
+        }
+        if (levels.stream().anyMatch(c -> c < 1 || c > 1024)) {
+            throw Cli.refuse(spec, "--clients takes numbers from 1 to 1024, not '" + clients + "'");
         }
         SecurityProfile profile = SecurityProfile.valueOf(
                 Cli.choice(spec, "--security", security, "mac", "wssec", "none").toUpperCase(Locale.ROOT));
         return new MeasureOptions(what, quick, profile, home != null ? home : Cli.home(), keep,
-                elements == null ? List.of() : sizes(elements));
+                elements == null ? List.of() : sizes(elements), count, levels, seconds);
     }
 
     @Override

@@ -39,6 +39,8 @@ public final class MeasureMain {
                     case "transfer" -> TransferFigures.run(options, out);
                     case "viewchange" -> ViewChangeFigures.run(options, out);
                     case "failover" -> FailoverFigures.run(options, out);
+                    case "sequences" -> SequenceFigures.run(options, out);
+                    case "overload" -> OverloadFigures.run(options, out);
                     default -> throw new IllegalStateException("unknown experiment " + what);
                 }
             }

@@ -47,6 +47,8 @@ final class ReplicaGroup implements AutoCloseable {
     private final TestbedDeployment deployment;
     private final ReplicaProcess[] replicas = new ReplicaProcess[SIZE];
     private final int[] starts = new int[SIZE];
+    /** Each replica's HTTP port, from its ready line (the same after a restart: replicas.xml names it). */
+    private final int[] ports = new int[SIZE];
 
     private ReplicaGroup(Settings settings, TestbedDeployment deployment) {
         this.settings = settings;
@@ -98,7 +100,7 @@ final class ReplicaGroup implements AutoCloseable {
 
     private void awaitReady(int i) throws IOException, InterruptedException {
         try {
-            replicas[i].awaitReady(READY_TIMEOUT);
+            ports[i] = replicas[i].awaitReady(READY_TIMEOUT);
         } catch (IOException e) {
             throw new IOException(e.getMessage() + "; its last lines:\n  | "
                     + String.join("\n  | ", replicas[i].tail()), e);
@@ -160,6 +162,11 @@ final class ReplicaGroup implements AutoCloseable {
         return replicas[i].pid();
     }
 
+    /** Replica {@code i}'s HTTP port (its services and its status page, {@code GET /bftws/status}). */
+    int port(int i) {
+        return ports[i];
+    }
+
     /** The answer of replica {@code i} to {@code command}, without {@code COMMAND NAME}; fails when none comes. */
     String ask(int i, String command) throws InterruptedException {
         Optional<String> answer = replicas[i].ask(command, ANSWER_TIMEOUT);
@@ -193,6 +200,37 @@ final class ReplicaGroup implements AutoCloseable {
         String entries = ask(i, "entries").trim();
         List<String> values = entries.isEmpty() ? List.of() : Arrays.asList(entries.split(","));
         return new EchoStateProbe.Reading(Integer.parseInt(f.get("count")), f.get("digest"), List.copyOf(values));
+    }
+
+    /**
+     * Every replica's echo state, once all report the same state twice in a row with at least {@code atLeast}
+     * appends (the clients stopped: a restarted replica may still be catching up), polling every {@code poll}; the
+     * last reading when that does not happen within {@code timeout}.
+     */
+    Map<String, EchoStateProbe.Reading> awaitSameState(int atLeast, Duration poll, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, EchoStateProbe.Reading> last = states();
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(poll.toMillis());
+            Map<String, EchoStateProbe.Reading> now = states();
+            boolean done = now.equals(last) && now.values().stream().distinct().count() == 1
+                    && now.values().iterator().next().count() >= atLeast;
+            last = now;
+            if (done) {
+                break;
+            }
+        }
+        return last;
+    }
+
+    /** Every replica's echo state, by name. */
+    Map<String, EchoStateProbe.Reading> states() throws InterruptedException {
+        Map<String, EchoStateProbe.Reading> m = new LinkedHashMap<>();
+        for (int i = 0; i < SIZE; i++) {
+            m.put(name(i), state(i));
+        }
+        return m;
     }
 
     /** Replica {@code i}'s counters and ordering position ({@code stats}) as fields. */

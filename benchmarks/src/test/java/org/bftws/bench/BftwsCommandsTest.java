@@ -44,7 +44,7 @@ class BftwsCommandsTest {
     void theUsageListsEveryCommandWithEveryOptionItHas() {
         Outcome usage = run("--help");
         assertEquals(0, usage.status(), usage.err());
-        assertEquals(List.of("sim", "keygen", "wire-costs", "testbed", "bench", "measure", "replica", "gateway"),
+        assertEquals(List.of("sim", "keygen", "wire-costs", "testbed", "bench", "measure", "soak", "replica", "gateway"),
                 List.copyOf(commands().keySet()));
         for (Map.Entry<String, CommandLine> command : commands().entrySet()) {
             assertTrue(usage.out().contains("bftws " + command.getKey() + " "), usage.out());

@@ -24,6 +24,11 @@ public final class RmCounters {
     /** Held exchanges answered early with the retry-later fault because too many were held. */
     public final AtomicLong heldExchangesLetGo = new AtomicLong();
     public final AtomicLong retransmissions = new AtomicLong();
+    /**
+     * Client side: retry-later faults (a replica holding too many exchanges, a reply not yet available, a message
+     * beyond the window) this node received; each is followed by a retransmission after the backoff, not a failure.
+     */
+    public final AtomicLong retryLaterReceived = new AtomicLong();
     /** Messages refused because their authenticated sender is not the party that created their sequence. */
     public final AtomicLong notSequenceOwner = new AtomicLong();
 
@@ -34,6 +39,7 @@ public final class RmCounters {
                 + " cacheAnswers=" + duplicatesAnsweredFromCache + " joined=" + duplicatesJoinedPending
                 + " refused=" + refused + " malformed=" + malformedRequests + " oversized=" + oversizedRequests
                 + " holdTimeouts=" + holdTimeouts + " heldLetGo=" + heldExchangesLetGo + " retransmissions=" + retransmissions
+                + " retryLaterReceived=" + retryLaterReceived
                 + " notSequenceOwner=" + notSequenceOwner;
     }
 }

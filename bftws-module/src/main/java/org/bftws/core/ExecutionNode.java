@@ -69,6 +69,11 @@ public final class ExecutionNode implements Node {
     }
 
     @Override
+    public long stableCheckpointBytes() {
+        return execution.encodedBytes(checkpoints.stableSeq());
+    }
+
+    @Override
     public List<Output> onRequest(Request r) {
         if (!execution.answerDuplicate(r, view)) {
             out.drop(r, "execution nodes do not order requests; send them to the agreement nodes");

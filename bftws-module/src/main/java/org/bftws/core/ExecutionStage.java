@@ -183,6 +183,12 @@ final class ExecutionStage {
         return states.get(seq);
     }
 
+    /** Bytes of the encoded state at {@code seq}; -1 if this node does not have it. */
+    long encodedBytes(long seq) {
+        byte[] state = states.get(seq);
+        return state == null ? -1 : state.length;
+    }
+
     /** Starts installing a verified stable checkpoint; batches waiting for execution are covered by it. */
     void install(CheckpointState state, byte[] encoded) {
         installing = state;

@@ -55,6 +55,14 @@ public interface Node {
         return -1;
     }
 
+    /**
+     * Bytes of this node's encoded stable checkpoint (application state and last-reply table, what a state transfer
+     * sends); -1 when it executes nothing or does not hold that checkpoint's state.
+     */
+    default long stableCheckpointBytes() {
+        return -1;
+    }
+
     /** Creates the node that {@code membership} gives {@code id}: an agreement replica or an execution node. */
     static Node create(int id, Membership membership, ReplicaOptions options) {
         return create(id, membership, options, client -> false);

@@ -130,6 +130,11 @@ public final class Replica implements Node {
         return checkpoints.stableSeq();
     }
 
+    @Override
+    public long stableCheckpointBytes() {
+        return execution == null ? -1 : execution.encodedBytes(checkpoints.stableSeq());
+    }
+
     // ------------------------------------------------------------------------------------------------ inputs
 
     @Override

@@ -17,6 +17,8 @@ public final class OutboundSequence {
     private final Map<String, AckRanges> ackedBy = new HashMap<>();
     private long lastNumber;
     private boolean terminated;
+    /** The number of a TerminateSequence that was numbered as the next message (0 when none was). */
+    private long terminateNumber;
 
     public OutboundSequence(String id, String clientUuid) {
         this.id = id;
@@ -66,7 +68,7 @@ public final class OutboundSequence {
     public synchronized void acknowledged(String destination, List<AckRanges.Range> ranges) {
         AckRanges acks = ackedBy.computeIfAbsent(destination, d -> new AckRanges());
         for (AckRanges.Range r : ranges) {
-            if (r.upper() > lastNumber) {
+            if (r.upper() > Math.max(lastNumber, terminateNumber)) {
                 throw new IllegalArgumentException(destination + " acknowledged message " + r.upper() + " of sequence "
                         + id + " that was never sent (last is " + lastNumber + ")");
             }
@@ -86,6 +88,17 @@ public final class OutboundSequence {
 
     public synchronized void terminate() {
         terminated = true;
+    }
+
+    /**
+     * Terminates the sequence with a TerminateSequence that is numbered as its next message, as a replicated group
+     * orders it like a request; returns that number. The replicas' acknowledgements of it are then valid (they
+     * acknowledge the number they executed).
+     */
+    public synchronized long terminateNumbered() {
+        terminated = true;
+        terminateNumber = lastNumber + 1;
+        return terminateNumber;
     }
 
     public synchronized boolean isTerminated() {

@@ -42,6 +42,10 @@ public final class SignatureCache implements SignatureSource {
     private final LinkedHashMap<Message, byte[]> claims;
     private long evictions;
     private long claimEvictions;
+    /** The last stable checkpoint {@link #forgetUpTo} was told of: checkpoints at or above it are never evicted. */
+    private long stableSeq;
+    /** What held view-changes and the newest new-view embed ({@link #embeddedInViewMessages}); null: to compute. */
+    private Set<Message> embedded;
 
     public SignatureCache(int capacity) {
         if (capacity < 1) {
@@ -86,10 +90,14 @@ public final class SignatureCache implements SignatureSource {
             return;
         }
         entries.put(m, signature.clone());
+        if (m instanceof ViewChange || m instanceof NewView) {
+            embedded = null;
+        }
         if (entries.size() > capacity) {
-            Iterator<Map.Entry<Message, byte[]>> eldest = entries.entrySet().iterator();
-            Message dropped = eldest.next().getKey();
-            eldest.remove();
+            Message dropped = evictEldestUnprotected();
+            if (dropped == null) {
+                return;
+            }
             evictions++;
             if (Long.bitCount(evictions) == 1) { // 1st, 2nd, 4th, 8th ...: visible, never a flood
                 LOG.warn("signature cache full (" + capacity + "): dropped the signature of " + dropped + " ["
@@ -97,6 +105,33 @@ public final class SignatureCache implements SignatureSource {
                         + " of view changes without a new stable checkpoint (many views' messages per slot) fills it");
             }
         }
+    }
+
+    /**
+     * Removes the least recently used signature that no view-change can need and returns its message (null when there
+     * is none): not a checkpoint at or above the stable one, nor a message a held view-change or the newest new-view
+     * embeds. Every view-change this node sends embeds the stable checkpoint's proof and its prepared certificates (the
+     * same ones its last view-change embedded, or newer ones, which are recent), the proof of the next stable
+     * checkpoint is made of the checkpoints above it, and a view-change or new-view that cannot embed a signature
+     * cannot be sent at all. Evicted under a run of view changes (each new view re-proposes a window of batches and
+     * fills the cache while the proof and the certificates, written once, age), those signatures were gone, and so
+     * was every view-change of that node (and, journalled without them, after its restart too): two such replicas
+     * left the group unable to change view for good (a one-hour soak, 2026-11-25). What is kept this way is bounded by
+     * the watermark window and the views held, so keeping it over the capacity costs little.
+     */
+    private Message evictEldestUnprotected() {
+        if (embedded == null) {
+            embedded = embeddedInViewMessages();
+        }
+        Iterator<Message> eldest = entries.keySet().iterator();
+        while (eldest.hasNext()) {
+            Message m = eldest.next();
+            if (!(m instanceof Checkpoint c && c.seq() >= stableSeq) && !embedded.contains(m)) {
+                eldest.remove();
+                return m;
+            }
+        }
+        return null;
     }
 
     public synchronized boolean contains(Message m) {
@@ -115,6 +150,8 @@ public final class SignatureCache implements SignatureSource {
      * signatures it forgot.
      */
     public synchronized int forgetUpTo(long stableSeq) {
+        this.stableSeq = Math.max(this.stableSeq, stableSeq);
+        embedded = null;
         int before = entries.size();
         Set<Message> keep = embeddedInViewMessages();
         entries.keySet().removeIf(m -> !keep.contains(m) && ((m instanceof PrePrepare pp && pp.seq() <= stableSeq)
@@ -161,6 +198,7 @@ public final class SignatureCache implements SignatureSource {
 
     /** View {@code view} was installed: forgets view-changes and new-views of earlier views. */
     public synchronized int forgetViewsBefore(int view) {
+        embedded = null;
         int before = entries.size();
         entries.keySet().removeIf(m -> (m instanceof ViewChange vc && vc.newView() < view)
                 || (m instanceof NewView nv && nv.view() < view));

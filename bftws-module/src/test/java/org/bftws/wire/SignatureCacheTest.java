@@ -134,6 +134,57 @@ class SignatureCacheTest {
     }
 
     @Test
+    void aFullCacheNeverDropsTheStableCheckpointsProofNorCheckpointsAboveItHoweverOldTheyAre() {
+        SignatureCache cache = new SignatureCache(8);
+        List<Checkpoint> proof = SampleMessages.stableProof(128, SampleMessages.STATE_128);
+        proof.forEach(c -> cache.put(c, SIG));
+        Checkpoint next = new Checkpoint(256, SampleMessages.STATE_128, 2);
+        Checkpoint below = new Checkpoint(64, SampleMessages.STATE_128, 2);
+        cache.put(next, SIG);
+        cache.put(below, SIG);
+        cache.forgetUpTo(128);
+        cache.put(below, SIG); // a late checkpoint below the stable one: no proof needs it
+        // a run of view changes: every new view re-proposes the window, and the proof is the eldest entry
+        for (int view = 1; view <= 20; view++) {
+            for (int seq = 129; seq <= 140; seq++) {
+                cache.put(new Prepare(view, seq, SampleMessages.STATE_128, view % 4), SIG);
+            }
+        }
+        proof.forEach(c -> assertTrue(cache.contains(c), c + " still proves the stable checkpoint"));
+        assertTrue(cache.contains(next), "a checkpoint above the stable one may prove the next");
+        assertFalse(cache.contains(below), "an old checkpoint below the stable one goes like any other entry");
+        assertTrue(cache.evictions() > 200);
+        assertTrue(cache.contains(new Prepare(20, 140, SampleMessages.STATE_128, 0)), "the newest entries stay");
+        assertTrue(cache.size() <= 8 + proof.size() + 1, "over the capacity by the protected checkpoints at most: "
+                + cache.size());
+    }
+
+    @Test
+    void aFullCacheNeverDropsWhatAHeldViewChangeEmbedsSoTheNodesNextViewChangeCanStillBeSent() {
+        SignatureCache cache = new SignatureCache(8);
+        ViewChange own = SampleMessages.viewChange(3, 1, 2); // its prepared certificates at 129-130
+        own.prepared().forEach(c -> {
+            cache.put(c.prePrepare(), SIG);
+            c.prepares().forEach(p -> cache.put(p, SIG));
+        });
+        cache.put(own, SIG);
+        for (int view = 4; view <= 20; view++) {
+            cache.put(new Prepare(view, 131, SampleMessages.STATE_128, view % 4), SIG);
+        }
+        own.prepared().forEach(c -> {
+            assertTrue(cache.contains(c.prePrepare()), c.prePrepare() + " is embedded in a held view-change");
+            c.prepares().forEach(p -> assertTrue(cache.contains(p), p + " is embedded in a held view-change"));
+        });
+        assertTrue(cache.contains(own));
+        assertTrue(cache.evictions() > 5, "other entries went: " + cache.evictions());
+        cache.forgetViewsBefore(4); // a later view was installed: the view-change and what only it embedded may go
+        for (int view = 21; view <= 40; view++) {
+            cache.put(new Prepare(view, 131, SampleMessages.STATE_128, view % 4), SIG);
+        }
+        assertFalse(cache.contains(own.prepared().get(0).prePrepare()));
+    }
+
+    @Test
     void signedClaimsHowManySoEverNeverPushOutTheStableCheckpointsProof() {
         SignatureCache cache = new SignatureCache(4);
         List<Checkpoint> proof = SampleMessages.stableProof(128, SampleMessages.STATE_128);

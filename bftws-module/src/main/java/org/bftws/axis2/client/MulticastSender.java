@@ -161,7 +161,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         }
         NodeReply reply;
         try {
-            reply = collector.await(totalWaitMillis(backoff, attemptMillis), TimeUnit.MILLISECONDS);
+            reply = collector.await(schedule.totalMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AxisFault("bftws: interrupted while waiting for the reply from " + target.address());
@@ -220,14 +220,6 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     }
 
     /** Every attempt and backoff of a node's full schedule, plus a second: a node that used it all has given up. */
-    private static long totalWaitMillis(Backoff backoff, long attemptMillis) {
-        long total = 0;
-        for (int k = 1; k <= backoff.maxRetransmissions(); k++) {
-            total += backoff.delayBefore(k).toMillis() + attemptMillis;
-        }
-        return total + attemptMillis + 1_000;
-    }
-
     private static Transmission.Message serialise(MessageContext mc) throws AxisFault {
         OMOutputFormat format = new OMOutputFormat();
         format.setSOAP11(mc.isSOAP11());

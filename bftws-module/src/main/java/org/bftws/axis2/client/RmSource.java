@@ -121,11 +121,14 @@ public final class RmSource {
         if (s == null) {
             return false;
         }
-        s.terminate();
         Target target = resolve(address);
         // a replicated group orders the TerminateSequence like a request: as the sequence's next message
-        Object ordered = target.group() != null && !target.group().wsrmOnly()
-                ? new RmHeaders.SequenceHeader(s.id(), s.lastMessageNumber() + 1) : null;
+        Object ordered = null;
+        if (target.group() != null && !target.group().wsrmOnly()) {
+            ordered = new RmHeaders.SequenceHeader(s.id(), s.terminateNumbered());
+        } else {
+            s.terminate();
+        }
         OMElement response = call(address, Wsrm.TERMINATE_SEQUENCE,
                 RmBodies.identified("TerminateSequence", s.id(), s.lastMessageNumber()), null, ordered);
         RmBodies.identifier(response, "TerminateSequenceResponse");

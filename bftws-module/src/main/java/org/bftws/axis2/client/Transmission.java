@@ -23,7 +23,12 @@ import org.slf4j.LoggerFactory;
  * Sends one serialised message to one node until that node acknowledged it with a final reply, retransmitting with
  * exponential backoff after a lost exchange (connection failure, no answer within the attempt timeout, 5xx other than
  * a SOAP fault) or a WS-RM "not yet" fault, and giving up after the limit, or as soon as the collector has settled
- * when the schedule says so. The final reply goes to the {@link ReplyCollector}.
+ * when the schedule says so. The final reply goes to the {@link ReplyCollector}. Only lost exchanges count against
+ * the retransmission limit: a "retry later" answer (a replica holding more waiting exchanges than it may, or whose
+ * reply is not ready) says the node is up and has the message, so it is asked again, after the backoff, until the
+ * call's whole wait ({@link Schedule#totalMillis()}) is over. Counting those answers against the limit made clients
+ * beyond a replica's capacity fail: with 256 appending clients on the 2-core testbed a call got "retry later" from
+ * three replicas nine times each and ended undecided although every replica executed it.
  */
 final class Transmission implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Transmission.class);
@@ -39,6 +44,18 @@ final class Transmission implements Runnable {
      * @param stopWhenSettled no retransmission once the collector has settled (BFT groups)
      */
     record Schedule(Backoff backoff, long attemptMillis, boolean stopWhenSettled) {
+
+        /**
+         * How long a call waits for its reply at most: every attempt the backoff allows, each waited for in full,
+         * the pauses between them, and a second. A node that keeps answering "retry later" is asked until then.
+         */
+        long totalMillis() {
+            long total = 0;
+            for (int k = 1; k <= backoff.maxRetransmissions(); k++) {
+                total += backoff.delayBefore(k).toMillis() + attemptMillis;
+            }
+            return total + attemptMillis + 1_000;
+        }
     }
 
     /** The node's answer exceeds {@link #MAX_REPLY_BYTES}; final, sending again would not make it shorter. */
@@ -92,6 +109,9 @@ final class Transmission implements Runnable {
         String lastProblem = "not sent";
         Backoff backoff = schedule.backoff();
         long firstSent = System.nanoTime();
+        long giveUpAt = firstSent + schedule.totalMillis() * 1_000_000;
+        int charged = 0; // retransmissions after lost exchanges: the limit counts these
+        boolean retryLater = false;
         for (int attempt = 0; ; attempt++) {
             if (attempt > 0) {
                 if (abandoned || schedule.stopWhenSettled() && collector.settled()) {
@@ -99,10 +119,13 @@ final class Transmission implements Runnable {
                             lastProblem);
                     return;
                 }
-                if (!backoff.allows(attempt)) {
+                if (retryLater ? System.nanoTime() - giveUpAt >= 0 : !backoff.allows(charged + 1)) {
                     collector.failed(node, "no final reply after " + (attempt - 1) + " retransmissions; last: "
                             + lastProblem);
                     return;
+                }
+                if (!retryLater) {
+                    charged++;
                 }
                 counters.retransmissions.incrementAndGet();
                 try {
@@ -113,6 +136,7 @@ final class Transmission implements Runnable {
                     return;
                 }
             }
+            retryLater = false;
             try {
                 NodeReply reply = post();
                 if (reply.status() >= 300 && reply.status() != 500 && reply.status() != 400) {
@@ -122,6 +146,8 @@ final class Transmission implements Runnable {
                 ResponseInspector.Inspection seen = ResponseInspector.inspect(reply);
                 record(seen);
                 if (seen.retry()) {
+                    counters.retryLaterReceived.incrementAndGet();
+                    retryLater = true;
                     lastProblem = seen.fault();
                     continue;
                 }

@@ -29,4 +29,10 @@ public interface NodeMXBean {
 
     /** Messages the security handlers refused, per reason (every reason, 0 included). */
     Map<String, Long> getSecurityRefusals();
+
+    /** Heap in use in this node's JVM, in bytes (live objects and garbage not yet collected). */
+    long getHeapUsedBytes();
+
+    /** The JVM's maximum heap ({@code -Xmx}), in bytes; -1 when it has no limit. */
+    long getHeapMaxBytes();
 }

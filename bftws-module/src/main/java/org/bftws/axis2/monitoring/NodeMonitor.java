@@ -51,6 +51,16 @@ public final class NodeMonitor implements NodeMXBean {
         return securityRefusals(refusals);
     }
 
+    @Override
+    public long getHeapUsedBytes() {
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    @Override
+    public long getHeapMaxBytes() {
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
+    }
+
     static Map<String, Long> rmCounters(RmCounters c) {
         Map<String, Long> m = new TreeMap<>();
         m.put("sequences created", c.sequencesCreated.get());
@@ -66,6 +76,7 @@ public final class NodeMonitor implements NodeMXBean {
         m.put("hold timeouts", c.holdTimeouts.get());
         m.put("held exchanges let go", c.heldExchangesLetGo.get());
         m.put("retransmissions sent as a client", c.retransmissions.get());
+        m.put("retry-later faults received as a client", c.retryLaterReceived.get());
         return m;
     }
 

@@ -38,6 +38,19 @@ public interface ReplicaMXBean {
     /** The sequence number of the last stable checkpoint (the log is garbage-collected up to it). */
     long getStableCheckpoint();
 
+    /**
+     * Live entries of the last-reply table: client sequences not yet ended (terminated, or expired after the
+     * group's {@code sequenceIdleLimit}); -1 on a node that executes nothing. Each costs memory and checkpoint bytes.
+     * Read under the ordering lock (briefly: a size), unlike the other figures.
+     */
+    int getReplyEntries();
+
+    /**
+     * Bytes of the stable checkpoint this replica holds (application state and last-reply table: what a state
+     * transfer sends and the data directory keeps); -1 when it holds none yet. Read under the ordering lock.
+     */
+    long getStableCheckpointBytes();
+
     /** Batches committed (ordered) at this replica. */
     long getBatchesOrdered();
 

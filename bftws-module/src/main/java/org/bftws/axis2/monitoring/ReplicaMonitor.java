@@ -78,6 +78,16 @@ public final class ReplicaMonitor implements ReplicaMXBean {
     }
 
     @Override
+    public int getReplyEntries() {
+        return replica.manager().replyEntries();
+    }
+
+    @Override
+    public long getStableCheckpointBytes() {
+        return replica.manager().stableCheckpointBytes();
+    }
+
+    @Override
     public long getBatchesOrdered() {
         return managerCounter("committed batches");
     }

@@ -27,6 +27,8 @@ final class StatusDocument {
                 .member("deliveredRequests", node.getDeliveredRequests())
                 .member("rmCounters", node.getRmCounters())
                 .member("securityRefusals", node.getSecurityRefusals())
+                .member("heapUsedBytes", node.getHeapUsedBytes())
+                .member("heapMaxBytes", node.getHeapMaxBytes())
                 .endObject();
         if (replica == null) {
             json.nullMember("replica");
@@ -46,6 +48,8 @@ final class StatusDocument {
                 .member("selfPrimary", r.isSelfPrimary())
                 .member("lastExecuted", r.getLastExecuted())
                 .member("stableCheckpoint", r.getStableCheckpoint())
+                .member("stableCheckpointBytes", r.getStableCheckpointBytes())
+                .member("replyEntries", r.getReplyEntries())
                 .member("batchesOrdered", r.getBatchesOrdered())
                 .member("requestsExecuted", r.getRequestsExecuted())
                 .member("pendingRequests", r.getPendingRequests())

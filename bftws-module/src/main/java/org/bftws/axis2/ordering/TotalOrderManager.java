@@ -324,6 +324,11 @@ public final class TotalOrderManager {
         return core.replyEntries();
     }
 
+    /** Bytes of the core's encoded stable checkpoint (state and last-reply table); -1 if it holds none. */
+    public synchronized long stableCheckpointBytes() {
+        return core.stableCheckpointBytes();
+    }
+
     /**
      * The core's last executed sequence number, as of its last outputs (recorded by {@link #route}), read without
      * the core's lock: monitoring (JMX, the status page) asks for it at any time.

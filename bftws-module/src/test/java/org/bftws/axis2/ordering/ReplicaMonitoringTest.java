@@ -116,6 +116,14 @@ class ReplicaMonitoringTest {
             assertEquals(r2.getLastExecuted(), replica.get("lastExecuted").getAsLong(), "the group is idle");
             assertEquals(r2.getStableCheckpoint(), replica.get("stableCheckpoint").getAsLong());
             assertEquals(r2.getRequestsExecuted(), replica.get("requestsExecuted").getAsLong());
+            assertEquals(1, replica.get("replyEntries").getAsInt(), "the one client sequence has a live entry");
+            assertEquals(r2.getReplyEntries(), replica.get("replyEntries").getAsInt());
+            assertEquals(r2.getStableCheckpointBytes(), replica.get("stableCheckpointBytes").getAsLong());
+            assertTrue(r2.getStableCheckpoint() == 0 || r2.getStableCheckpointBytes() > 0,
+                    "a replica past its first checkpoint holds that checkpoint's bytes: " + r2.getStableCheckpointBytes());
+            long heapUsed = status.getAsJsonObject("node").get("heapUsedBytes").getAsLong();
+            long heapMax = status.getAsJsonObject("node").get("heapMaxBytes").getAsLong();
+            assertTrue(heapUsed > 0 && (heapMax < 0 || heapUsed <= heapMax), heapUsed + " of " + heapMax);
             assertEquals(r2.getBatchesOrdered(), replica.get("batchesOrdered").getAsLong());
             assertEquals(0, replica.getAsJsonObject("securityRefusals").get("MAC_MISMATCH").getAsLong());
             assertTrue(replica.getAsJsonObject("pbftDrops").has("dropped inputs"));

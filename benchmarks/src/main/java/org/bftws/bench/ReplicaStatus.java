@@ -1,0 +1,55 @@
+package org.bftws.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The figures a measurement reads from a replica's status page ({@code GET /bftws/status} on its HTTP port, the
+ * product's monitoring, docs/operations.md): heap in use, live last-reply entries and the stable checkpoint's bytes.
+ * The page is JSON; these three members are numbers whose names occur once, so a pattern per member reads them.
+ *
+ * @param heapUsedBytes         heap in use in the replica's JVM
+ * @param replyEntries          live entries of its last-reply table (client sequences not ended)
+ * @param stableCheckpointBytes bytes of its stable checkpoint (state and reply table), -1 when it holds none
+ * @param stableCheckpoint      the stable checkpoint's sequence number
+ */
+record ReplicaStatus(long heapUsedBytes, long replyEntries, long stableCheckpointBytes, long stableCheckpoint) {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** The status of the replica listening on {@code port} of 127.0.0.1; empty when it does not answer in time. */
+    static Optional<ReplicaStatus> read(int port, Duration timeout) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/bftws/status")).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? Optional.of(parse(r.body())) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** The figures of a status page; a member that is missing reads -1. */
+    static ReplicaStatus parse(String json) {
+        return new ReplicaStatus(number(json, "heapUsedBytes"), number(json, "replyEntries"),
+                number(json, "stableCheckpointBytes"), number(json, "stableCheckpoint"));
+    }
+
+    private static long number(String json, String member) {
+        Matcher m = Pattern.compile("\"" + member + "\"\\s*:\\s*(-?\\d+)").matcher(json);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    static long megabytes(long bytes) {
+        return Math.round(bytes / (1024.0 * 1024.0));
+    }
+}
