@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.axis2.AxisFault;
 import org.bftws.axis2.BftwsNode;
 import org.bftws.config.ConfigException;
+import org.bftws.config.ReplicasConfigReader;
 import org.bftws.security.SecurityRuntime;
 
 /**
@@ -59,7 +60,14 @@ public final class ReplicaMain {
         // How the bftws module (NodeSettings, SecurityRuntime) learns the deployment and who this node is.
         System.setProperty("bftws.replicasConfig", target.configFile().toAbsolutePath().toString());
         System.setProperty("bftws.party", name);
-        Path runDir = options.runDir() != null ? options.runDir() : Cli.home().resolve("replica").resolve(name);
+        boolean ordersSeveral = ReplicasConfigReader.read(target.configFile(), org.bftws.config.KeyFileCheck.none())
+                .groupsOfNode(name).size() > 1;
+        if (ordersSeveral) {
+            // an agreement node of several services (<agreementGroup>) runs one Axis2 node per service: this one's
+            System.setProperty("bftws.service", target.group().service());
+        }
+        Path runDir = options.runDir() != null ? options.runDir() : Cli.home().resolve("replica")
+                .resolve(ordersSeveral ? name + "-" + target.group().service() : name);
         NodeHttpServer server;
         NodeContainer container = options.container();
         try {

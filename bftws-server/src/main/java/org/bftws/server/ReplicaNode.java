@@ -38,9 +38,19 @@ record ReplicaNode(Path configFile, GroupConfig group, NodeConfig node, InetAddr
                     + " replicas.xml with --conf FILE");
         }
         ReplicasConfig config = ReplicasConfigReader.read(file, KeyFileCheck.none());
-        GroupConfig group = options.group() == null && options.name() != null && config.groups().size() > 1
-                ? config.groupOfNode(options.name()).orElseGet(() -> group(config, null, file)) // a name is unique
-                : group(config, options.group(), file);
+        GroupConfig group;
+        if (options.name() != null && config.groups().size() > 1) {
+            // a name is unique, except an agreement node of an <agreementGroup>, a node of each of its services
+            try {
+                group = config.groupOfNode(options.name(), options.group())
+                        .orElseGet(() -> group(config, options.group(), file));
+            } catch (IllegalArgumentException several) {
+                throw new IllegalArgumentException(several.getMessage().replace("the bftws setting 'service'"
+                        + " (-Dbftws.service=SERVICE, or ./bftws replica --group SERVICE)", "--group SERVICE"));
+            }
+        } else {
+            group = group(config, options.group(), file);
+        }
         NodeConfig node = node(group, options);
         if (group.security().needsKeys()) {
             // again, now requiring this node's keystore and the truststore: the error then says to run keygen

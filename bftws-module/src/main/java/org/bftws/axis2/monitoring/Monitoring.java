@@ -31,7 +31,7 @@ public final class Monitoring {
     public static Monitoring install(ConfigurationContext context, BftwsNode node, ReplicasConfig replicas,
                                      String party, RefusalCounter refusals) {
         Monitoring m = new Monitoring(new NodeMonitor(party, node, refusals));
-        if (party != null && replicas.groupOfNode(party).isPresent()) {
+        if (party != null && !replicas.groupsOfNode(party).isEmpty()) {
             m.jmx.register(JmxRegistrations.nodeName(party), m.nodeMonitor);
         }
         node.whenReplicaStarts(r -> {
