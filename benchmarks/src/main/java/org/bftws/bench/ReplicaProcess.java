@@ -35,8 +35,6 @@ final class ReplicaProcess {
     private static final List<String> QUIET_ANSWERS = List.of("state", "entries");
 
     private final String name;
-    /** The node name the replica's answers carry ({@code stats NAME ...}): its name in replicas.xml. */
-    private final String answersAs;
     private final Process process;
     private final Path log;
     private final OutputStream stdin;
@@ -46,9 +44,8 @@ final class ReplicaProcess {
     private final Object questions = new Object();
     private final Deque<String> tail = new ArrayDeque<>();
 
-    private ReplicaProcess(String name, String answersAs, Process process, Path log) {
+    private ReplicaProcess(String name, Process process, Path log) {
         this.name = name;
-        this.answersAs = answersAs;
         this.process = process;
         this.log = log;
         this.stdin = process.getOutputStream();
@@ -56,16 +53,8 @@ final class ReplicaProcess {
 
     /** Starts {@code command}, its standard output and error both to {@code log}. */
     static ReplicaProcess start(String name, List<String> command, Path log) throws IOException {
-        return start(name, name, command, log);
-    }
-
-    /**
-     * As {@link #start(String, List, Path)} for a process called {@code name} that runs node {@code answersAs} of
-     * replicas.xml (an agreement node of several services runs one process per service).
-     */
-    static ReplicaProcess start(String name, String answersAs, List<String> command, Path log) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        ReplicaProcess r = new ReplicaProcess(name, answersAs, p, log);
+        ReplicaProcess r = new ReplicaProcess(name, p, log);
         Thread pump = new Thread(r::pump, "output-" + name);
         pump.setDaemon(true);
         pump.start();
@@ -190,7 +179,7 @@ final class ReplicaProcess {
         } catch (IOException e) {
             return Optional.empty();
         }
-        String prefix = command + " " + answersAs + " ";
+        String prefix = command + " " + name + " ";
         long deadline = System.nanoTime() + timeout.toNanos();
         for (long left = timeout.toNanos(); left > 0; left = deadline - System.nanoTime()) {
             String line = answers.poll(left, TimeUnit.NANOSECONDS);

@@ -107,21 +107,22 @@ public final class Testbed {
             services = runDir.resolve("services");
             org.bftws.samples.kv.KvServiceArchive.writeTo(services);
         }
+        java.util.Set<String> names = new java.util.HashSet<>();
         for (TestbedDeployment.Node node : deployment.nodes()) {
-            String label = node.label();
+            if (!names.add(node.name())) {
+                continue; // --services 2: an agreement node is one JVM that orders both services
+            }
+            String label = node.name();
             List<String> args = new ArrayList<>(List.of("--name", node.name(), "--conf", deployment.file().toString(),
                     "--run-dir", runDir.resolve(label).toString()));
-            if (node.service() != null) {
-                args.addAll(List.of("--group", node.service())); // --services 2: which of its services
-            }
             boolean kvNode = node.service() == null ? services != null
                     : node.service().equals(TestbedDeployment.KV_SERVICE) && node.role().executes();
             if (kvNode) {
                 args.addAll(List.of("--services", services.toString()));
             }
             args.addAll(List.of("--container", options.container()));
-            replicas.add(ReplicaProcess.start(label, node.name(), ReplicaProcess.javaCommand(label, REPLICA_HEAP,
-                    args), runDir.resolve(label + ".log")));
+            replicas.add(ReplicaProcess.start(label, ReplicaProcess.javaCommand(label, REPLICA_HEAP, args),
+                    runDir.resolve(label + ".log")));
         }
         StringBuilder ready = new StringBuilder();
         for (ReplicaProcess r : replicas) {

@@ -35,17 +35,12 @@ final class TestbedDeployment {
 
     /**
      * One node of the run: its name, its id among nodes of its kind, its role, its HTTP port and its channel port;
-     * with {@code --services 2} also the service it serves (an agreement node is one JVM per service it orders),
-     * else null.
+     * with {@code --services 2} also the service it serves (an agreement node is listed once per service it
+     * orders, with that service's ports), else null.
      */
     record Node(String name, int id, NodeRole role, int port, int channelPort, String service) {
         Node(String name, int id, NodeRole role, int port, int channelPort) {
             this(name, id, role, port, channelPort, null);
-        }
-
-        /** The name of its process (log file, run directory, report lines): an agreement node's says the service. */
-        String label() {
-            return service == null || role.executes() ? name : name + "-" + shortName(service);
         }
 
         String endpoint(String service) {
@@ -205,11 +200,6 @@ final class TestbedDeployment {
                     .append("\" channelEndpoint=\"").append(n.channelEndpoint()).append("\"/>\n");
         }
         return x.append(callers).append("  </group>\n").toString();
-    }
-
-    /** "echo" for the echo sample, "kv" for the key-value sample. */
-    static String shortName(String service) {
-        return service.equals(KV_SERVICE) ? "kv" : "echo";
     }
 
     /**
