@@ -88,6 +88,6 @@ public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> client
     /** Every node and client name: the parties that hold keys and may sign. */
     public List<String> partyNames() {
         return Stream.concat(groups.stream().flatMap(g -> g.nodes().stream()).map(NodeConfig::name),
-                clients.stream().map(ClientConfig::name)).toList();
+                clients.stream().map(ClientConfig::name)).distinct().toList();
     }
 }
