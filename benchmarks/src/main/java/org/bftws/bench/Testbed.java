@@ -112,17 +112,16 @@ public final class Testbed {
             if (!names.add(node.name())) {
                 continue; // --services 2: an agreement node is one JVM that orders both services
             }
-            String label = node.name();
             List<String> args = new ArrayList<>(List.of("--name", node.name(), "--conf", deployment.file().toString(),
-                    "--run-dir", runDir.resolve(label).toString()));
+                    "--run-dir", runDir.resolve(node.name()).toString()));
             boolean kvNode = node.service() == null ? services != null
                     : node.service().equals(TestbedDeployment.KV_SERVICE) && node.role().executes();
             if (kvNode) {
                 args.addAll(List.of("--services", services.toString()));
             }
             args.addAll(List.of("--container", options.container()));
-            replicas.add(ReplicaProcess.start(label, ReplicaProcess.javaCommand(label, REPLICA_HEAP, args),
-                    runDir.resolve(label + ".log")));
+            replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP,
+                    args), runDir.resolve(node.name() + ".log")));
         }
         StringBuilder ready = new StringBuilder();
         for (ReplicaProcess r : replicas) {
