@@ -30,11 +30,6 @@ public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> client
         return groups.stream().filter(g -> g.service().equals(service)).findFirst();
     }
 
-    /** The group that has a node called {@code name}, if any. */
-    public Optional<GroupConfig> groupOfNode(String name) {
-        return groups.stream().filter(g -> g.nodes().stream().anyMatch(n -> n.name().equals(name))).findFirst();
-    }
-
     /**
      * Every group that has a node called {@code name}: one, except for an agreement node of an
      * {@code <agreementGroup>}, which orders each of its services (one group per service).
