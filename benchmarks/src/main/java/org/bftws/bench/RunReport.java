@@ -23,6 +23,8 @@ final class RunReport {
     private EchoResult result;
     private boolean warned;
     private boolean statesDiffer;
+    /** {@code --services 2}: the second service's client did not get every answer. */
+    private boolean otherServicesFailed;
 
     RunReport(TestbedOptions options, PrintStream out) {
         this.options = options;
@@ -75,7 +77,28 @@ final class RunReport {
     /** Prints the kv sample's state check; a check that failed makes the run fail. */
     void stateCheck(String line) {
         out.println("kv: " + line);
-        statesDiffer = !line.startsWith("ok");
+        statesDiffer |= !line.startsWith("ok");
+    }
+
+    /** Prints {@code service}'s state check; a check that failed makes the run fail. */
+    void stateCheck(String service, String line) {
+        out.println(service + " state: " + line);
+        statesDiffer |= !line.startsWith("ok");
+    }
+
+    /**
+     * {@code --services 2}: the second service's result, one line as the final one ({@code kv: N ok, F failed, mean
+     * X ms, p99 Y ms, T req/s}) and its failures; one that failed makes the run fail.
+     */
+    void serviceResult(String service, EchoResult r) {
+        LatencySummary l = r.latency();
+        out.printf(Locale.ROOT, "%s: %d ok, %d failed, mean %.2f ms, p99 %.2f ms, %.1f req/s%n", service, r.ok(),
+                r.failed(), l.meanMs(), l.p99Ms(), r.throughput());
+        r.failures().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(REASONS_SHOWN)
+                .forEach(e -> out.println(service + " failed " + e.getValue() + "x: " + e.getKey()));
+        otherServicesFailed |= !r.clean();
     }
 
     /** True when a warning was printed: the run directory is then kept for its logs. */
@@ -120,7 +143,7 @@ final class RunReport {
                 .limit(REASONS_SHOWN)
                 .forEach(e -> out.println("failed " + e.getValue() + "x: " + e.getKey()));
         result.notes().forEach(n -> out.println("note: " + n));
-        return result.clean() && !statesDiffer;
+        return result.clean() && !statesDiffer && !otherServicesFailed;
     }
 
     /** The last line: {@code echo: N ok, F failed, mean X ms, p99 Y ms, T req/s}; nothing ran counts all as failed. */

@@ -64,7 +64,16 @@ public final class Testbed {
             }
             TestbedDeployment deployment = TestbedDeployment.write(options, runDir, keys);
             started = startReplicas(deployment, runDir);
-            if (started) {
+            if (started && options.services() == 2) {
+                SharedServicesRun clients = new SharedServicesRun(options, deployment, replicas, runDir);
+                SharedServicesRun.Outcome outcome = clients.run();
+                report.result(outcome.echo(), clients.cpu(), replicas);
+                report.serviceResult("kv", outcome.kv());
+                report.stateCheck("echo", outcome.echoState());
+                report.stateCheck("kv", outcome.kvState());
+                // echo's execution nodes executed the warm-up, the measured requests and the state check's appends
+                report.replicaStats(replicas, deployment.executingNames(), options.warmup() + options.requests());
+            } else if (started) {
                 ClientRun client = new ClientRun(options, deployment, replicas, runDir.resolve("client"), out);
                 report.result(client.run(), client.cpu(), replicas);
                 client.stateCheck().ifPresent(report::stateCheck);
@@ -94,19 +103,25 @@ public final class Testbed {
             throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         Path services = null;
-        if ("kv".equals(options.service())) {
+        if ("kv".equals(options.service()) || options.services() == 2) {
             services = runDir.resolve("services");
             org.bftws.samples.kv.KvServiceArchive.writeTo(services);
         }
+        java.util.Set<String> names = new java.util.HashSet<>();
         for (TestbedDeployment.Node node : deployment.nodes()) {
+            if (!names.add(node.name())) {
+                continue; // --services 2: an agreement node is one JVM that orders both services
+            }
             List<String> args = new ArrayList<>(List.of("--name", node.name(), "--conf", deployment.file().toString(),
                     "--run-dir", runDir.resolve(node.name()).toString()));
-            if (services != null) {
+            boolean kvNode = node.service() == null ? services != null
+                    : node.service().equals(TestbedDeployment.KV_SERVICE) && node.role().executes();
+            if (kvNode) {
                 args.addAll(List.of("--services", services.toString()));
             }
             args.addAll(List.of("--container", options.container()));
-            replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP, args),
-                    runDir.resolve(node.name() + ".log")));
+            replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP,
+                    args), runDir.resolve(node.name() + ".log")));
         }
         StringBuilder ready = new StringBuilder();
         for (ReplicaProcess r : replicas) {

@@ -82,6 +82,12 @@ final class TestbedCommand implements Callable<Integer> {
                     + "(docs/replicating-a-service.md)")
     String service;
 
+    @Option(names = "--services", paramLabel = "1|2", defaultValue = "1",
+            description = "2: Configuration III shared by two services (with --config III): one set of 4 agreement "
+                    + "nodes orders echo and kv, each with its own 3 execution nodes and clients; per-service results "
+                    + "and state checks (docs/configuration.md, <agreementGroup>)")
+    String services;
+
     @Option(names = "--container", paramLabel = "simple|jetty", defaultValue = "simple",
             description = "the HTTP server of each replica: simple (default), Axis2's SimpleHTTPServer; jetty, Axis2's "
                     + "AxisServlet in an embedded Jetty 9.4 servlet container (docs/deployment.md)")
@@ -130,9 +136,15 @@ final class TestbedCommand implements Callable<Integer> {
         if (sample.equals("kv") && tierCount == 3) {
             throw Cli.refuse(spec, "--service kv runs one group: it does not take --tiers 3");
         }
+        int serviceCount = Integer.parseInt(Cli.choice(spec, "--services", services, "1", "2"));
+        if (serviceCount == 2 && (configuration != Configuration.III || unreplicated || tierCount == 3
+                || crashed != null || sample.equals("kv"))) {
+            throw Cli.refuse(spec, "--services 2 runs echo and kv on one Configuration III agreement group: it needs"
+                    + " --config III and takes neither --unreplicated, --tiers 3, --crash nor --service");
+        }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
                 unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
-                sample, Cli.choice(spec, "--container", container, "simple", "jetty"));
+                sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount);
     }
 
     @Override

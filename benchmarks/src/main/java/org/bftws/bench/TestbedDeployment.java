@@ -33,8 +33,16 @@ final class TestbedDeployment {
     static final String RELAY_SERVICE = "EchoRelayService";
     static final String RELAY_ENDPOINT = "http://relay.bftws.group/axis2/services/" + RELAY_SERVICE;
 
-    /** One node of the run: its name, its id among nodes of its kind, its role, its HTTP port and its channel port. */
-    record Node(String name, int id, NodeRole role, int port, int channelPort) {
+    /**
+     * One node of the run: its name, its id among nodes of its kind, its role, its HTTP port and its channel port;
+     * with {@code --services 2} also the service it serves (an agreement node is listed once per service it
+     * orders, with that service's ports), else null.
+     */
+    record Node(String name, int id, NodeRole role, int port, int channelPort, String service) {
+        Node(String name, int id, NodeRole role, int port, int channelPort) {
+            this(name, id, role, port, channelPort, null);
+        }
+
         String endpoint(String service) {
             return "http://127.0.0.1:" + port + "/axis2/services/" + service;
         }
@@ -61,6 +69,13 @@ final class TestbedDeployment {
 
     /** Chooses the nodes and their ports and writes {@code runDir/replicas.xml}. */
     static TestbedDeployment write(TestbedOptions options, Path runDir, TestbedKeys keys) throws IOException {
+        if (options.services() == 2) {
+            List<Integer> ports = freePorts(28);
+            List<Node> nodes = sharedLayout(ports.subList(0, 14), ports.subList(14, 28));
+            Path file = runDir.resolve("replicas.xml");
+            Files.writeString(file, sharedXml(nodes, options.security(), keys, options.protocol(), options.channel()));
+            return new TestbedDeployment(file, nodes, GROUP_ENDPOINT);
+        }
         if (options.tiers() == 3) {
             List<Integer> ports = freePorts(16);
             List<Node> backend = layout(Configuration.I, ports.subList(0, 4), ports.subList(8, 12));
@@ -185,6 +200,53 @@ final class TestbedDeployment {
                     .append("\" channelEndpoint=\"").append(n.channelEndpoint()).append("\"/>\n");
         }
         return x.append(callers).append("  </group>\n").toString();
+    }
+
+    /**
+     * Configuration III shared by two services ({@code --services 2}): the agreement nodes replica0..3 once per
+     * service (EchoService, then KvService: an HTTP and a channel port each time), echo's execution nodes exec0..2
+     * and kv's kv-exec0..2; 14 ports of each kind.
+     */
+    static List<Node> sharedLayout(List<Integer> ports, List<Integer> channelPorts) {
+        List<Node> nodes = new ArrayList<>();
+        int k = 0;
+        for (String service : List.of(SERVICE, KV_SERVICE)) {
+            for (int i = 0; i < 4; i++, k++) {
+                nodes.add(new Node("replica" + i, i, NodeRole.AGREE, ports.get(k), channelPorts.get(k), service));
+            }
+            for (int i = 0; i < 3; i++, k++) {
+                nodes.add(new Node((service.equals(SERVICE) ? "" : "kv-") + "exec" + i, i, NodeRole.EXECUTE,
+                        ports.get(k), channelPorts.get(k), service));
+            }
+        }
+        return nodes;
+    }
+
+    /** The replicas.xml of {@link #sharedLayout}: one {@code <agreementGroup>} (f=1) with echo and kv. */
+    static String sharedXml(List<Node> nodes, SecurityProfile security, TestbedKeys keys, String protocol,
+                            ReplicaChannelKind channel) {
+        StringBuilder x = new StringBuilder(header(keys));
+        x.append("  <agreementGroup f=\"1\" replicaChannel=\"").append(channel.name().toLowerCase(Locale.ROOT))
+                .append("\">\n    <security profile=\"").append(security.name().toLowerCase(Locale.ROOT))
+                .append("\"/>\n");
+        if (protocol != null) {
+            x.append("    ").append(protocol).append('\n');
+        }
+        for (String service : List.of(SERVICE, KV_SERVICE)) {
+            x.append("    <service name=\"").append(service).append("\" endpoint=\"")
+                    .append(service.equals(SERVICE) ? GROUP_ENDPOINT : KV_ENDPOINT).append("\">\n");
+            for (Node n : nodes) {
+                if (service.equals(n.service())) {
+                    x.append("      <node id=\"").append(n.id()).append("\" name=\"").append(n.name())
+                            .append("\" role=\"").append(n.role().name().toLowerCase(Locale.ROOT))
+                            .append("\" serviceEndpoint=\"").append(n.endpoint(service))
+                            .append("\" controlEndpoint=\"").append(n.endpoint("BftControl"))
+                            .append("\" channelEndpoint=\"").append(n.channelEndpoint()).append("\"/>\n");
+                }
+            }
+            x.append("    </service>\n");
+        }
+        return x.append("  </agreementGroup>\n").append(footer()).toString();
     }
 
     /** The echo relay's four replicas (the middle tier of the 3-tier echo), an HTTP and a channel port each. */

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import org.bftws.config.Configuration;
 import org.bftws.config.KeyFileCheck;
 import org.bftws.config.ReplicasConfigReader;
 import org.bftws.config.SecurityProfile;
@@ -26,9 +25,10 @@ final class TestbedKeys {
     /**
      * What the kept keys hold, written after keygen: stores made before a release that added keys (2: MAC keys
      * between the client and every node; 3: the echo relay's replicas relay0..3; 4: every node's Ed25519 proof key)
-     * get keygen again, which keeps every key and adds the missing ones.
+     * get keygen again, which keeps every key and adds the missing ones; 5: the key-value sample's
+     * execution nodes kv-exec0..2 of {@code --services 2}).
      */
-    static final String FORMAT = "4";
+    static final String FORMAT = "5";
 
     /** Every store's password: these are throw-away keys for one machine, not a deployment's. */
     static final String PASSWORD = "bftws-testbed";
@@ -63,10 +63,10 @@ final class TestbedKeys {
                 return "kept the testbed's keys in " + dir;
             }
             Path parties = dir.resolve("parties.xml");
-            List<Integer> placeholderPorts = IntStream.rangeClosed(1, 7).boxed().toList();
-            List<Integer> placeholderChannels = IntStream.rangeClosed(101, 107).boxed().toList();
-            String xml = TestbedDeployment.xml(TestbedDeployment.layout(Configuration.III, placeholderPorts,
-                    placeholderChannels), 1, Configuration.III, SecurityProfile.MAC, this);
+            // Configuration III shared by echo and kv: replica0..3 with exec0..2 and with kv-exec0..2, so every pair
+            // a run of any configuration needs shares a key
+            String xml = TestbedDeployment.sharedXml(sharedLayout(), SecurityProfile.MAC, this, null,
+                    org.bftws.config.ReplicaChannelKind.BINARY);
             // the 3-tier echo's relay group as a second group of the same file (its names only matter here)
             String relays = TestbedDeployment.threeTierXml(List.of(), TestbedDeployment.relayLayout(
                     IntStream.rangeClosed(11, 14).boxed().toList(), IntStream.rangeClosed(111, 114).boxed().toList()),
@@ -90,10 +90,14 @@ final class TestbedKeys {
                 && names().stream().allMatch(n -> Files.isRegularFile(dir.resolve(n + ".p12")));
     }
 
+    /** The layout of {@code --services 2} on placeholder ports: its names are the superset of replica names. */
+    private static List<TestbedDeployment.Node> sharedLayout() {
+        return TestbedDeployment.sharedLayout(IntStream.rangeClosed(21, 34).boxed().toList(),
+                IntStream.rangeClosed(121, 134).boxed().toList());
+    }
+
     private static List<String> names() {
-        return Stream.of(TestbedDeployment.layout(Configuration.III, List.of(1, 2, 3, 4, 5, 6, 7),
-                        List.of(101, 102, 103, 104, 105, 106, 107)).stream()
-                .map(TestbedDeployment.Node::name), TestbedDeployment.relayLayout(List.of(1, 2, 3, 4), List.of(101, 102, 103, 104)).stream()
+        return Stream.of(sharedLayout().stream().map(TestbedDeployment.Node::name).distinct(), TestbedDeployment.relayLayout(List.of(1, 2, 3, 4), List.of(101, 102, 103, 104)).stream()
                 .map(TestbedDeployment.Node::name), Stream.of(TestbedDeployment.CLIENT)).flatMap(x -> x).toList();
     }
 }

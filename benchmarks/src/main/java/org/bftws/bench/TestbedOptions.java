@@ -27,10 +27,19 @@ import org.bftws.server.Cli;
  * @param service       the sample the group runs: "echo" (default) or "kv" (the key-value sample, {@link KvLoad})
  * @param container     the HTTP server of each replica: "simple" (Axis2's SimpleHTTPServer, default) or "jetty"
  *                      (AxisServlet in an embedded Jetty), passed to each replica JVM as {@code --container}
+ * @param services      1, or 2: Configuration III shared by two services, echo and kv on one set of agreement nodes
+ *                      (replicas.xml's {@code <agreementGroup>}), each with its own execution nodes and clients
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
-                      int tiers, ReplicaChannelKind channel, String service, String container) {
+                      int tiers, ReplicaChannelKind channel, String service, String container, int services) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel, String service, String container) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, service, container, 1);
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
@@ -88,12 +97,13 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 : "Configuration " + configuration + ", f=1";
         String pbft = unreplicated ? "" : ", PBFT over the " + channel.name().toLowerCase(java.util.Locale.ROOT)
                 + " channel";
-        String what = service.equals("kv") ? ", the key-value sample" : "";
+        String what = services == 2 ? ", shared by two services: echo and the key-value sample, each with its own 3"
+                + " execution nodes and clients" : service.equals("kv") ? ", the key-value sample" : "";
         String server = container.equals("simple") ? "" : ", each node in AxisServlet in an embedded " + container;
         return nodes + what + pbft + server + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
-                + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "
+                + (services == 2 ? " per service" : "") + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "
                 + warmup + " warm-up";
     }
 }

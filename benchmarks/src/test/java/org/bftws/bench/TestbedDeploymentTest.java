@@ -81,6 +81,28 @@ class TestbedDeploymentTest {
         TestbedDeployment d = TestbedDeployment.write(TestbedOptions.parse(new String[] {"--config", "III"}), dir,
                 keys);
         ReplicasConfigReader.read(d.file(), KeyFileCheck.all()); // throws if any key file were missing
+        TestbedDeployment shared = TestbedDeployment.write(TestbedOptions.parse("--config", "III", "--services", "2"),
+                dir, keys);
+        ReplicasConfigReader.read(shared.file(), KeyFileCheck.all());
+    }
+
+    @Test
+    void twoServicesShareTheFourAgreementNodesEachWithItsOwnThreeExecutionNodesAndPortsPerService()
+            throws Exception {
+        ReplicasConfig config = written("--config", "III", "--services", "2");
+        GroupConfig echo = config.groupByService(TestbedDeployment.SERVICE).orElseThrow();
+        GroupConfig kv = config.groupByService(TestbedDeployment.KV_SERVICE).orElseThrow();
+        for (GroupConfig g : List.of(echo, kv)) {
+            assertEquals(Configuration.III, g.configuration());
+            assertEquals(List.of("replica0", "replica1", "replica2", "replica3"),
+                    g.agreementNodes().stream().map(NodeConfig::name).toList());
+        }
+        assertEquals(List.of("exec0", "exec1", "exec2"), echo.executionNodes().stream().map(NodeConfig::name).toList());
+        assertEquals(List.of("kv-exec0", "kv-exec1", "kv-exec2"),
+                kv.executionNodes().stream().map(NodeConfig::name).toList());
+        Set<Integer> ports = config.groups().stream().flatMap(g -> g.nodes().stream()).flatMap(n -> java.util.stream
+                .Stream.of(n.serviceEndpoint().getPort(), n.channelEndpoint().getPort())).collect(Collectors.toSet());
+        assertEquals(28, ports.size(), "an agreement node serves each service on ports of its own");
     }
 
     @Test

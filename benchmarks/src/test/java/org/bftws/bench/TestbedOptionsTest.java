@@ -50,6 +50,19 @@ class TestbedOptionsTest {
     }
 
     @Test
+    void twoServicesShareOneConfigurationThreeAgreementGroupAndNothingElse() {
+        assertEquals(1, TestbedOptions.parse(new String[0]).services());
+        TestbedOptions shared = TestbedOptions.parse("--config", "III", "--services", "2");
+        assertEquals(2, shared.services());
+        assertTrue(shared.describe().contains("shared by two services: echo and the key-value sample"),
+                shared.describe());
+        assertTrue(refusal("--services", "2").contains("--services 2 runs echo and kv on one Configuration III"
+                + " agreement group: it needs --config III"), refusal("--services", "2"));
+        assertTrue(refusal("--config", "III", "--services", "2", "--crash", "primary").contains("--crash"));
+        assertTrue(refusal("--services", "3").contains("--services must be one of 1, 2"), refusal("--services", "3"));
+    }
+
+    @Test
     void theServiceIsTheEchoUnlessKvIsAskedForWhichRunsOneGroup() {
         assertEquals("echo", TestbedOptions.parse(new String[0]).service());
         TestbedOptions kv = TestbedOptions.parse(new String[] {"--service", "kv"});

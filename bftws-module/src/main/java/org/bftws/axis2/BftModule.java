@@ -32,8 +32,8 @@ public final class BftModule implements Module {
      */
     static final int REQUEST_LIMIT = org.bftws.wire.WireLimits.DEFAULT_MAX_PAYLOAD_BYTES;
 
-    static boolean isReplicaOfBftGroup(ReplicasConfig replicas, String party) {
-        return party != null && replicas.groupOfNode(party).map(g -> !g.wsrmOnly()).orElse(false);
+    static boolean isReplicaOfBftGroup(java.util.Optional<org.bftws.config.GroupConfig> group) {
+        return group.map(g -> !g.wsrmOnly()).orElse(false);
     }
 
     @Override
@@ -41,11 +41,14 @@ public final class BftModule implements Module {
         try {
             NodeSettings settings = NodeSettings.from(module);
             String party = SecurityRuntime.of(configContext).self();
-            boolean replica = isReplicaOfBftGroup(settings.replicas(), party);
+            // the group this node serves: its only one, or for an agreement node of several services the one its
+            // 'service' setting names
+            java.util.Optional<org.bftws.config.GroupConfig> group = SecurityRuntime.of(configContext).ownGroup();
+            boolean replica = isReplicaOfBftGroup(group);
             if (replica) {
                 // Keys and data directory now, before the node exists: the replica role starts later, on a timer,
                 // where a failure would only be logged and the node would run on without ordering anything.
-                BftReplica.checkStartable(settings.replicas(), party);
+                BftReplica.checkStartable(group.orElseThrow(), party);
             }
             LoggingCheck.warnOnceWithoutProvider();
             BftwsNode node = new BftwsNode(configContext, settings);
@@ -62,7 +65,7 @@ public final class BftModule implements Module {
                 RawRequestCapture.install(configContext.getAxisConfiguration(), REQUEST_LIMIT);
                 ControlService.deploy(configContext.getAxisConfiguration());
                 // Axis2 initialises modules before it deploys services: start once the service is there.
-                node.startReplicaWhenDeployed(party);
+                node.startReplicaWhenDeployed(party, group.orElseThrow());
             }
         } catch (RuntimeException e) {
             throw new AxisFault("bftws module: " + e.getMessage(), e);

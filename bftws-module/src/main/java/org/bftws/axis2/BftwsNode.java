@@ -82,9 +82,10 @@ public final class BftwsNode {
      * Starts this node's replica role if {@code party} is a node of a BFT group whose service is deployed here
      * (paper Fig. 5, server side): PBFT orders the service's requests from then on. Returns the replica, or null.
      */
-    synchronized BftReplica startReplica(String party) throws org.apache.axis2.AxisFault {
+    synchronized BftReplica startReplica(String party, org.bftws.config.GroupConfig group)
+            throws org.apache.axis2.AxisFault {
         if (replica == null) {
-            BftReplica r = BftReplica.create(configuration, settings.replicas(), party, destination.pending(),
+            BftReplica r = BftReplica.create(configuration, settings.replicas(), group, party, destination.pending(),
                     destination.replies(), destination.sequences(), source, destination::forgetEnded);
             if (r != null) {
                 java.util.List<org.bftws.config.GroupConfig> callers = settings.replicas().callersOf(r.group());
@@ -106,14 +107,14 @@ public final class BftwsNode {
      * Starts the replica role as soon as the replicated service is deployed (Axis2 deploys services after it
      * initialised the modules); gives up with a warning after a minute.
      */
-    void startReplicaWhenDeployed(String party) {
-        settings.replicas().groupOfNode(party).ifPresent(g -> destination.expectTotalOrder(g.service()));
+    void startReplicaWhenDeployed(String party, org.bftws.config.GroupConfig group) {
+        destination.expectTotalOrder(group.service());
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
         timer.schedule(new Runnable() {
             @Override
             public void run() {
                 try {
-                    if (startReplica(party) != null) {
+                    if (startReplica(party, group) != null) {
                         return;
                     }
                 } catch (org.apache.axis2.AxisFault | RuntimeException e) {

@@ -28,24 +28,63 @@ final class GroupReader {
     }
 
     GroupConfig read(XmlElement g) {
-        int f = integer(g, "f", g.required("f"));
         Configuration configuration = Configuration.valueOf(g.attribute("configuration").orElse("I"));
         boolean bft = g.attribute("bft").map(v -> v.equals("true") || v.equals("1")).orElse(true);
-        SecurityConfig security = security(g.child("security").orElse(null));
-        ProtocolConfig protocol = protocol(g.child("protocol").orElse(null));
+        Path data = g.attribute("dataDirectory").map(d -> base.resolve(d).normalize()).orElse(null);
+        List<String> callers = g.children("caller").stream().map(c -> c.required("group")).toList();
+        return read(g, g, g.required("service"), configuration, bft, data, callers);
+    }
+
+    /**
+     * The services of one {@code <agreementGroup>}, each as a Configuration III group of its own: the shared
+     * agreement nodes (listed again in every service, with the endpoints where they order that service) and the
+     * service's execution nodes. Every service must list the same agreement nodes (names and ids); each keeps its
+     * data under {@code dataDirectory/SERVICE}, since an agreement node keeps one log per service it orders.
+     */
+    List<GroupConfig> readShared(XmlElement a) {
+        List<GroupConfig> groups = new ArrayList<>();
+        Map<Integer, String> agreement = null;
+        XmlElement first = null;
+        for (XmlElement s : a.children("service")) {
+            String service = s.required("name");
+            Path data = a.attribute("dataDirectory").map(d -> base.resolve(d).resolve(service).normalize()).orElse(null);
+            GroupConfig group = read(a, s, service, Configuration.III, true, data, List.of());
+            Map<Integer, String> names = new java.util.TreeMap<>();
+            group.agreementNodes().forEach(n -> names.put(n.id(), n.name()));
+            if (agreement == null) {
+                agreement = names;
+                first = s;
+            } else if (!agreement.equals(names)) {
+                problems.add(s, "lists agreement nodes " + names + ", but " + first.describe() + " on line "
+                        + first.line() + " lists " + agreement + "; the services of an <agreementGroup> share its"
+                        + " agreement nodes, so each lists the same names with the same ids");
+            }
+            groups.add(group);
+        }
+        return groups;
+    }
+
+    /**
+     * @param shared  the element that holds f, security, protocol and replicaChannel (the group itself, or the
+     *                agreement group of a shared service)
+     * @param members the element whose {@code <node>} children are the group's nodes and that has the endpoint
+     */
+    private GroupConfig read(XmlElement shared, XmlElement members, String service, Configuration configuration,
+                             boolean bft, Path data, List<String> callers) {
+        int f = integer(shared, "f", shared.required("f"));
+        SecurityConfig security = security(shared.child("security").orElse(null));
+        ProtocolConfig protocol = protocol(shared.child("protocol").orElse(null));
         List<NodeConfig> nodes = new ArrayList<>();
-        for (XmlElement n : g.children("node")) {
+        for (XmlElement n : members.children("node")) {
             NodeConfig node = node(n);
             origins.put(node, n);
             nodes.add(node);
         }
-        new GroupComposition(g, f, configuration, problems).check(nodes, origins);
+        new GroupComposition(members, f, configuration, problems).check(nodes, origins);
         nodes.sort(Comparator.comparing((NodeConfig n) -> !n.role().orders()).thenComparingInt(NodeConfig::id));
-        Path data = g.attribute("dataDirectory").map(d -> base.resolve(d).normalize()).orElse(null);
-        List<String> callers = g.children("caller").stream().map(c -> c.required("group")).toList();
-        ReplicaChannelKind channel = ReplicaChannelKind.valueOf(g.attribute("replicaChannel").orElse("binary")
+        ReplicaChannelKind channel = ReplicaChannelKind.valueOf(shared.attribute("replicaChannel").orElse("binary")
                 .toUpperCase(Locale.ROOT));
-        GroupConfig group = new GroupConfig(g.required("service"), URI.create(g.required("endpoint")), f,
+        GroupConfig group = new GroupConfig(service, URI.create(members.required("endpoint")), f,
                 configuration, bft, security, protocol, nodes, data, callers, channel);
         if (channel == ReplicaChannelKind.BINARY && !group.wsrmOnly()) {
             for (NodeConfig node : nodes) {

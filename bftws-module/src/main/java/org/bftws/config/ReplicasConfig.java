@@ -30,9 +30,36 @@ public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> client
         return groups.stream().filter(g -> g.service().equals(service)).findFirst();
     }
 
-    /** The group that has a node called {@code name}, if any. */
-    public Optional<GroupConfig> groupOfNode(String name) {
-        return groups.stream().filter(g -> g.nodes().stream().anyMatch(n -> n.name().equals(name))).findFirst();
+    /**
+     * Every group that has a node called {@code name}: one, except for an agreement node of an
+     * {@code <agreementGroup>}, which orders each of its services (one group per service).
+     */
+    public List<GroupConfig> groupsOfNode(String name) {
+        return groups.stream().filter(g -> g.nodes().stream().anyMatch(n -> n.name().equals(name))).toList();
+    }
+
+    /**
+     * The group node {@code name} serves as service {@code service}; with {@code service} null its only group.
+     * Empty when no group has such a node; IllegalArgumentException, saying what to set, when the node orders
+     * several services and none was named, or {@code service} is not one of them.
+     */
+    public Optional<GroupConfig> groupOfNode(String name, String service) {
+        List<GroupConfig> of = groupsOfNode(name);
+        if (of.isEmpty()) {
+            return Optional.empty();
+        }
+        if (service == null || service.isEmpty()) {
+            if (of.size() > 1) {
+                throw new IllegalArgumentException(name + " orders several services ("
+                        + String.join(", ", of.stream().map(GroupConfig::service).toList())
+                        + "); say which one this node serves with the bftws setting 'service'"
+                        + " (-Dbftws.service=SERVICE, or ./bftws replica --group SERVICE)");
+            }
+            return Optional.of(of.get(0));
+        }
+        return Optional.of(of.stream().filter(g -> g.service().equals(service)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(name + " is no node of service " + service
+                        + "; its services: " + String.join(", ", of.stream().map(GroupConfig::service).toList()))));
     }
 
     /** The group with a node whose service or control endpoint is {@code endpoint}, if any. */
@@ -56,6 +83,6 @@ public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> client
     /** Every node and client name: the parties that hold keys and may sign. */
     public List<String> partyNames() {
         return Stream.concat(groups.stream().flatMap(g -> g.nodes().stream()).map(NodeConfig::name),
-                clients.stream().map(ClientConfig::name)).toList();
+                clients.stream().map(ClientConfig::name)).distinct().toList();
     }
 }

@@ -42,6 +42,17 @@ public final class ReplicasConfigReader {
             groups.add(group);
             groupOrigins.put(group, g);
         }
+        // the services of an agreement group: one Configuration III group each, sharing the agreement nodes
+        Map<GroupConfig, XmlElement> sharing = new IdentityHashMap<>();
+        for (XmlElement a : root.children("agreementGroup")) {
+            List<GroupConfig> shared = groupReader.readShared(a);
+            List<XmlElement> services = a.children("service");
+            for (int i = 0; i < shared.size(); i++) {
+                groups.add(shared.get(i));
+                groupOrigins.put(shared.get(i), services.get(i));
+                sharing.put(shared.get(i), a);
+            }
+        }
         List<ClientConfig> clients = new ArrayList<>();
         Map<ClientConfig, XmlElement> clientOrigins = new IdentityHashMap<>();
         for (XmlElement c : root.children("client")) {
@@ -51,7 +62,7 @@ public final class ReplicasConfigReader {
             clients.add(client);
             clientOrigins.put(client, c);
         }
-        checkUniqueness(groups, groupOrigins, nodeOrigins, clients, clientOrigins, problems);
+        checkUniqueness(groups, groupOrigins, sharing, nodeOrigins, clients, clientOrigins, problems);
         CallerCheck.check(groups, groupOrigins, problems);
         boolean needKeys = groups.stream().anyMatch(g -> g.security().needsKeys());
         if (needKeys && keyFiles.checksAnything() && problems.isEmpty()) {
@@ -62,7 +73,8 @@ public final class ReplicasConfigReader {
     }
 
     private static void checkUniqueness(List<GroupConfig> groups, Map<GroupConfig, XmlElement> groupOrigins,
-                                        Map<NodeConfig, XmlElement> nodeOrigins, List<ClientConfig> clients,
+                                        Map<GroupConfig, XmlElement> sharing, Map<NodeConfig, XmlElement> nodeOrigins,
+                                        List<ClientConfig> clients,
                                         Map<ClientConfig, XmlElement> clientOrigins, ConfigProblems problems) {
         Map<String, XmlElement> services = new HashMap<>();
         Map<URI, XmlElement> endpoints = new HashMap<>();
@@ -72,11 +84,19 @@ public final class ReplicasConfigReader {
             unique(services, group.service(), g, "service name " + group.service(), problems);
             unique(endpoints, group.endpoint(), g, "endpoint " + group.endpoint(), problems);
         }
+        // an agreement group's agreement node is listed once per service: the same party, its name counted once
+        Map<String, XmlElement> sharedNames = new HashMap<>();
         for (GroupConfig group : groups) {
+            XmlElement agreementGroup = sharing.get(group);
             for (NodeConfig node : group.nodes()) {
                 XmlElement n = nodeOrigins.get(node);
-                // PKCS#12 folds key aliases to lower case, so names differing in case would collide in a keystore
-                unique(names, node.name().toLowerCase(Locale.ROOT), n, "name " + node.name(), problems);
+                String name = node.name().toLowerCase(Locale.ROOT);
+                boolean listedBefore = agreementGroup != null && node.role().orders()
+                        && sharedNames.putIfAbsent(name, agreementGroup) == agreementGroup;
+                if (!listedBefore) {
+                    // PKCS#12 folds key aliases to lower case, so names differing in case would collide in a keystore
+                    unique(names, name, n, "name " + node.name(), problems);
+                }
                 unique(endpoints, node.serviceEndpoint(), n, "endpoint " + node.serviceEndpoint(), problems);
                 unique(endpoints, node.controlEndpoint(), n, "endpoint " + node.controlEndpoint(), problems);
             }

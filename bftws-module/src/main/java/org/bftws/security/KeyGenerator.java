@@ -168,6 +168,9 @@ public final class KeyGenerator {
     }
 
     private void share(Map<String, Map<String, SecretKey>> out, Map<String, PartyKeystore> parties, String a, String b) {
+        if (out.getOrDefault(a, Map.of()).containsKey(b.toLowerCase(Locale.ROOT))) {
+            return; // two agreement nodes of an <agreementGroup> pair up in every service they order: one key
+        }
         SecretKey key = pairKey(parties.get(a), parties.get(b));
         out.computeIfAbsent(a, k -> new TreeMap<>()).put(b.toLowerCase(Locale.ROOT), key);
         out.computeIfAbsent(b, k -> new TreeMap<>()).put(a.toLowerCase(Locale.ROOT), key);

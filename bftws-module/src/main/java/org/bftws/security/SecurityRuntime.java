@@ -41,6 +41,11 @@ public final class SecurityRuntime {
     /** bftws module parameters (module.xml, axis2.xml moduleConfig) or system properties bftws.NAME. */
     public static final String PARAM_REPLICAS = "replicasConfig";
     public static final String PARAM_PARTY = "party";
+    /**
+     * Which service this node serves, for an agreement node of an {@code <agreementGroup>} (it orders several
+     * services, one Axis2 node each); not needed when the party is a node of one group.
+     */
+    public static final String PARAM_SERVICE = "service";
     private static final String MODULE_NAME = "bftws";
 
     /**
@@ -82,12 +87,20 @@ public final class SecurityRuntime {
 
     /** @param self this node's or client's name in {@code config}; null for a party without keys */
     public SecurityRuntime(ReplicasConfig config, String self) {
+        this(config, self, null);
+    }
+
+    /**
+     * @param service the service this node serves when {@code self} orders several ({@code <agreementGroup>});
+     *                null otherwise
+     */
+    public SecurityRuntime(ReplicasConfig config, String self, String service) {
         if (self != null && !config.partyNames().contains(self)) {
             throw new IllegalArgumentException("replicas.xml names no node or client '" + self + "'");
         }
         this.config = config;
         this.self = self;
-        this.ownGroup = self == null ? Optional.empty() : config.groupOfNode(self);
+        this.ownGroup = self == null ? Optional.empty() : config.groupOfNode(self, service);
         if (self != null) {
             authenticators.put(SecurityProfile.WSSEC, new WsSecurityAuthenticator(config, self));
             // mac: HMAC between the nodes of a group, WS-Security for everything else (keys load on first use)
@@ -115,6 +128,7 @@ public final class SecurityRuntime {
         }
         String replicas = setting(context, PARAM_REPLICAS);
         String party = setting(context, PARAM_PARTY);
+        String service = setting(context, PARAM_SERVICE);
         if (replicas == null) {
             return install(context, new SecurityRuntime(new ReplicasConfig(List.of(), List.of()), null));
         }
@@ -125,7 +139,7 @@ public final class SecurityRuntime {
                     + " has no party name: set the bftws module parameter '" + PARAM_PARTY + "' or -Dbftws."
                     + PARAM_PARTY + " to its node or client name");
         }
-        return install(context, new SecurityRuntime(config, party));
+        return install(context, new SecurityRuntime(config, party, service));
     }
 
     private static String setting(ConfigurationContext context, String name) {
@@ -158,6 +172,9 @@ public final class SecurityRuntime {
     public RefusalCounter refusals() { return refusals; }
 
     public String self() { return self; }
+
+    /** The group this node serves (for an agreement node of several services, the one of its 'service'). */
+    public Optional<GroupConfig> ownGroup() { return ownGroup; }
 
     public ReplicasConfig config() { return config; }
 

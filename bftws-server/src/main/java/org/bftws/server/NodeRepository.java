@@ -52,6 +52,21 @@ public final class NodeRepository {
         return dir;
     }
 
+    /**
+     * Makes the repository's axis2.xml name {@code service} as the one its node serves (the bftws setting
+     * 'service'): an agreement node of an {@code <agreementGroup>} runs one Axis2 node per service in one JVM, all
+     * under the one party name, so the service cannot come from a system property.
+     */
+    static void serving(Path repository, String service) throws IOException {
+        String xml = Files.readString(axis2Xml(repository));
+        String engage = "<module ref=\"bftws\"/>";
+        if (!xml.contains(engage)) {
+            throw new IOException("the bundled axis2.xml does not engage the bftws module; rebuild bftws-server");
+        }
+        Files.writeString(axis2Xml(repository), xml.replace(engage, engage + "\n    <moduleConfig name=\"bftws\">"
+                + "<parameter name=\"service\">" + service + "</parameter></moduleConfig>"));
+    }
+
     /** Writes a client's repository (modules and axis2.xml, no services) into {@code dir}. */
     public static Path forClient(Path dir) throws IOException {
         writeCommon(dir);

@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.axis2.AxisFault;
 import org.bftws.axis2.BftwsNode;
 import org.bftws.config.ConfigException;
+import org.bftws.config.ReplicasConfigReader;
 import org.bftws.security.SecurityRuntime;
 
 /**
@@ -42,9 +43,9 @@ public final class ReplicaMain {
 
     /** Runs the node until it is told to stop; returns the exit code. */
     static int run(ReplicaOptions options, SampleService sample, PrintStream out, PrintStream err) {
-        ReplicaNode target;
+        List<ReplicaNode> targets;
         try {
-            target = ReplicaNode.select(options);
+            targets = ReplicaNode.selectAll(options);
         } catch (ConfigException e) {
             e.problems().forEach(p -> err.println("replica: " + p));
             return 1;
@@ -52,44 +53,50 @@ public final class ReplicaMain {
             err.println("replica: " + e.getMessage());
             return 1;
         }
-        String name = target.node().name();
-        if (target.note() != null) {
-            err.println("replica: note: " + target.note());
-        }
+        ReplicaNode first = targets.get(0);
+        String name = first.node().name();
+        targets.stream().map(ReplicaNode::note).filter(java.util.Objects::nonNull).distinct()
+                .forEach(note -> err.println("replica: note: " + note));
         // How the bftws module (NodeSettings, SecurityRuntime) learns the deployment and who this node is.
-        System.setProperty("bftws.replicasConfig", target.configFile().toAbsolutePath().toString());
+        System.setProperty("bftws.replicasConfig", first.configFile().toAbsolutePath().toString());
         System.setProperty("bftws.party", name);
-        Path runDir = options.runDir() != null ? options.runDir() : Cli.home().resolve("replica").resolve(name);
-        NodeHttpServer server;
+        boolean ordersSeveral = ReplicasConfigReader.read(first.configFile(), org.bftws.config.KeyFileCheck.none())
+                .groupsOfNode(name).size() > 1;
+        if (ordersSeveral && targets.size() == 1) {
+            // an agreement node of several services (<agreementGroup>) started for one of them (--group)
+            System.setProperty("bftws.service", first.group().service());
+        }
+        Path runDir = options.runDir() != null ? options.runDir() : Cli.home().resolve("replica")
+                .resolve(ordersSeveral && targets.size() == 1 ? name + "-" + first.group().service() : name);
+        List<NodeHttpServer> servers = new ArrayList<>();
         NodeContainer container = options.container();
         try {
-            Path repository = options.services() != null
-                    ? NodeRepository.forNode(runDir.resolve("repository"), options.services(), container, target.port())
-                    : NodeRepository.forNode(runDir.resolve("repository"), sample, container, target.port());
-            server = container.start(repository, target.bind(), target.port());
-        } catch (AxisFault e) {
-            err.println("replica: " + name + " failed to start: " + rootMessage(e));
-            return 1;
+            for (ReplicaNode target : targets) {
+                servers.add(start(target, targets.size() > 1, runDir, options, sample, container));
+            }
         } catch (IOException | RuntimeException e) {
             err.println("replica: " + name + " failed to start: " + rootMessage(e));
+            servers.forEach(s -> closeQuietly(s, name, err));
             return 1;
         }
-        String notReady = moduleProblem(server);
-        if (notReady != null) {
-            err.println("replica: " + name + " failed to start: " + notReady);
-            closeQuietly(server, name, err);
-            return 1;
+        for (NodeHttpServer server : servers) {
+            String notReady = moduleProblem(server);
+            if (notReady != null) {
+                err.println("replica: " + name + " failed to start: " + notReady);
+                servers.forEach(s -> closeQuietly(s, name, err));
+                return 1;
+            }
         }
-        Thread hook = new Thread(() -> closeQuietly(server, name, err), "replica-shutdown");
+        Thread hook = new Thread(() -> servers.forEach(s -> closeQuietly(s, name, err)), "replica-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println("ready " + name + " " + server.address().getPort());
+        out.println("ready " + name + " " + servers.get(0).address().getPort());
         out.flush();
         if (options.ignoreStdin()) {
             awaitForever();
         } else {
-            serveStdin(server, name, sample == null ? Map.of() : sample.queries(), out, err);
+            serveStdin(servers, name, sample == null ? Map.of() : sample.queries(), out, err);
         }
-        closeQuietly(server, name, err);
+        servers.forEach(s -> closeQuietly(s, name, err));
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -101,10 +108,31 @@ public final class ReplicaMain {
     }
 
     /**
+     * Writes the repository of one of this node's Axis2 nodes and starts it. With {@code several} (an agreement
+     * node ordering each service of its agreement group in this JVM) each service's node gets a repository of its
+     * own, whose axis2.xml names the service, and no archives: an agreement-only node does not run the service.
+     */
+    private static NodeHttpServer start(ReplicaNode target, boolean several, Path runDir, ReplicaOptions options,
+                                        SampleService sample, NodeContainer container) throws IOException {
+        if (several) {
+            Path repository = NodeRepository.forNode(runDir.resolve("repository-" + target.group().service()),
+                    container, target.port());
+            NodeRepository.serving(repository, target.group().service());
+            return container.start(repository, target.bind(), target.port());
+        }
+        Path repository = options.services() != null
+                ? NodeRepository.forNode(runDir.resolve("repository"), options.services(), container, target.port())
+                : NodeRepository.forNode(runDir.resolve("repository"), sample, container, target.port());
+        return container.start(repository, target.bind(), target.port());
+    }
+
+    /**
      * 'stats' prints the node's counters, 'measurements' the replica's recovery timings, a sample service's queries
      * (the echo sample's 'state' and 'entries') that service's state; 'stop' or the end of input stops the node.
+     * An agreement node ordering several services answers 'stats' and 'measurements' in one line, one part per
+     * service ({@code stats NAME EchoService: delivered=... | KvService: delivered=...}).
      */
-    private static void serveStdin(NodeHttpServer server, String name, Map<String, SampleService.StateQuery> queries,
+    private static void serveStdin(List<NodeHttpServer> servers, String name, Map<String, SampleService.StateQuery> queries,
                                    PrintStream out, PrintStream err) {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         List<String> commands = new ArrayList<>(List.of("stats", "measurements"));
@@ -117,11 +145,11 @@ public final class ReplicaMain {
                     return;
                 }
                 if (command.equals("stats")) {
-                    out.println(stats(server, name));
+                    out.println(perService(servers, "stats", name, ReplicaMain::stats));
                 } else if (command.equals("measurements")) {
-                    out.println(measurements(server, name));
+                    out.println(perService(servers, "measurements", name, ReplicaMain::measurements));
                 } else if (queries.containsKey(command)) {
-                    out.println(query(command, queries.get(command), server, name));
+                    out.println(query(command, queries.get(command), servers.get(0), name));
                 } else if (!command.isEmpty()) {
                     err.println("replica: unknown command '" + command + "' (" + String.join(", ", commands) + ")");
                 }
@@ -132,6 +160,22 @@ public final class ReplicaMain {
         } catch (IOException e) {
             err.println("replica: reading standard input failed (" + e.getMessage() + "): stopping " + name);
         }
+    }
+
+    /** {@code answer}'s line for the one server, or {@code COMMAND NAME S1: ... | S2: ...} for several. */
+    private static String perService(List<NodeHttpServer> servers, String command, String name,
+                                     java.util.function.BiFunction<NodeHttpServer, String, String> answer) {
+        if (servers.size() == 1) {
+            return answer.apply(servers.get(0), name);
+        }
+        String prefix = command + " " + name + " ";
+        List<String> parts = new ArrayList<>();
+        for (NodeHttpServer server : servers) {
+            String line = answer.apply(server, name);
+            String service = SecurityRuntime.of(server.context()).ownGroup().map(g -> g.service()).orElse("?");
+            parts.add(service + ": " + (line.startsWith(prefix) ? line.substring(prefix.length()) : line));
+        }
+        return prefix + String.join(" | ", parts);
     }
 
     /**

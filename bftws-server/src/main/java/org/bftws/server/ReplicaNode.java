@@ -32,15 +32,36 @@ import org.bftws.config.ReplicasConfigReader;
 record ReplicaNode(Path configFile, GroupConfig group, NodeConfig node, InetAddress bind, int port, String note) {
 
     static ReplicaNode select(ReplicaOptions options) {
+        return selectAll(options).get(0);
+    }
+
+    /**
+     * The node {@code options} name, once per service it serves here: one, except for an agreement node of an
+     * {@code <agreementGroup>} started without {@code --group}, which orders each of its services in this JVM (one
+     * Axis2 node and listener per service, its endpoints in that service's {@code <service>}).
+     */
+    static List<ReplicaNode> selectAll(ReplicaOptions options) {
         Path file = options.conf();
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException(file.toAbsolutePath() + " does not exist; give the deployment's"
                     + " replicas.xml with --conf FILE");
         }
         ReplicasConfig config = ReplicasConfigReader.read(file, KeyFileCheck.none());
-        GroupConfig group = options.group() == null && options.name() != null && config.groups().size() > 1
-                ? config.groupOfNode(options.name()).orElseGet(() -> group(config, null, file)) // a name is unique
+        if (options.name() != null && options.group() == null && config.groupsOfNode(options.name()).size() > 1) {
+            List<ReplicaNode> all = new java.util.ArrayList<>();
+            for (GroupConfig group : config.groupsOfNode(options.name())) {
+                all.add(select(file, group, options));
+            }
+            return all;
+        }
+        // a name is unique (an agreement node of an <agreementGroup> with --group: that service's node)
+        GroupConfig group = options.name() != null && config.groups().size() > 1
+                ? config.groupOfNode(options.name(), options.group()).orElseGet(() -> group(config, options.group(), file))
                 : group(config, options.group(), file);
+        return List.of(select(file, group, options));
+    }
+
+    private static ReplicaNode select(Path file, GroupConfig group, ReplicaOptions options) {
         NodeConfig node = node(group, options);
         if (group.security().needsKeys()) {
             // again, now requiring this node's keystore and the truststore: the error then says to run keygen

@@ -94,6 +94,35 @@ class ReplicaMainTest {
     }
 
     @Test
+    void anAgreementNodeOfSeveralServicesServesEachOnItsOwnPortUnlessGroupPicksOne() throws Exception {
+        StringBuilder x = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n<agreementGroup f=\"1\">\n");
+        int port = 18100;
+        for (String service : List.of("EchoService", "KvService")) {
+            x.append("<service name=\"").append(service).append("\" endpoint=\"http://").append(service)
+                    .append(".bftws.group/axis2/services/").append(service).append("\">\n");
+            for (int i = 0; i < 7; i++, port++) {
+                String name = i < 4 ? "agree" + i : service + "-exec" + (i - 4);
+                String base = "http://127.0.0.1:" + port + "/axis2/services/";
+                x.append("<node id=\"").append(i < 4 ? i : i - 4).append("\" name=\"").append(name)
+                        .append("\" role=\"").append(i < 4 ? "agree" : "execute").append("\" serviceEndpoint=\"")
+                        .append(base).append(service).append("\" controlEndpoint=\"").append(base)
+                        .append("BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(port + 1000).append("\"/>\n");
+            }
+            x.append("</service>\n");
+        }
+        Path file = Files.writeString(dir.resolve("shared.xml"), x.append("</agreementGroup>\n</replicas>\n"));
+        List<ReplicaNode> both = ReplicaNode.selectAll(ReplicaOptions.parse("--name", "agree1", "--conf",
+                file.toString(), "--services", "."));
+        assertEquals(List.of("EchoService", "KvService"), both.stream().map(n -> n.group().service()).toList());
+        assertEquals(List.of(18101, 18108), both.stream().map(ReplicaNode::port).toList());
+        List<ReplicaNode> kv = ReplicaNode.selectAll(ReplicaOptions.parse("--name", "agree1", "--group", "KvService",
+                "--conf", file.toString(), "--services", "."));
+        assertEquals(List.of(18108), kv.stream().map(ReplicaNode::port).toList());
+        assertEquals("KvService", ReplicaNode.select(ReplicaOptions.parse("--name", "KvService-exec2", "--conf",
+                file.toString(), "--services", ".")).group().service());
+    }
+
+    @Test
     void theProductsReplicaDeploysTheArchivesItIsGivenAndHasNoDefaultService() {
         assertEquals(dir, ReplicaOptions.parse("--id", "0", "--services", dir.toString()).services());
         ParameterException e = assertThrows(ParameterException.class, () -> ReplicaOptions.parse("--id", "0"));

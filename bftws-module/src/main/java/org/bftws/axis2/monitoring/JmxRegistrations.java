@@ -34,6 +34,14 @@ public final class JmxRegistrations {
         return name("type=Node,name=" + value(party));
     }
 
+    /**
+     * {@code org.bftws:type=Node,name=<party>,group=<service>}: one of the Axis2 nodes of an agreement node that
+     * orders several services ({@code <agreementGroup>}), one per service in one JVM.
+     */
+    public static ObjectName nodeName(String party, String service) {
+        return name("type=Node,name=" + value(party) + ",group=" + value(service));
+    }
+
     /** {@code org.bftws:type=Replica,group=<service>,name=<party>}. */
     public static ObjectName replicaName(String service, String party) {
         return name("type=Replica,group=" + value(service) + ",name=" + value(party));

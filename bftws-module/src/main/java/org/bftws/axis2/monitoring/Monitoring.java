@@ -31,8 +31,14 @@ public final class Monitoring {
     public static Monitoring install(ConfigurationContext context, BftwsNode node, ReplicasConfig replicas,
                                      String party, RefusalCounter refusals) {
         Monitoring m = new Monitoring(new NodeMonitor(party, node, refusals));
-        if (party != null && replicas.groupOfNode(party).isPresent()) {
+        java.util.List<org.bftws.config.GroupConfig> groups = party == null ? java.util.List.of()
+                : replicas.groupsOfNode(party);
+        if (groups.size() == 1) {
             m.jmx.register(JmxRegistrations.nodeName(party), m.nodeMonitor);
+        } else if (groups.size() > 1) {
+            // an agreement node of several services: this Axis2 node serves one of them, its sibling the others
+            org.bftws.security.SecurityRuntime.of(context).ownGroup().ifPresent(g ->
+                    m.jmx.register(JmxRegistrations.nodeName(party, g.service()), m.nodeMonitor));
         }
         node.whenReplicaStarts(r -> {
             ReplicaMonitor monitor = new ReplicaMonitor(node, r, refusals);

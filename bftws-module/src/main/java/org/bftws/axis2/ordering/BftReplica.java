@@ -171,8 +171,7 @@ public final class BftReplica {
      * existed), or its data directory was written with RSA proof signatures. The module calls it when it starts, so
      * that such a node stops at once; the replica role itself starts later, once the service is deployed.
      */
-    public static void checkStartable(ReplicasConfig config, String name) {
-        GroupConfig group = config.groupOfNode(name).orElse(null);
+    public static void checkStartable(GroupConfig group, String name) {
         if (group == null || group.wsrmOnly()) {
             return;
         }
@@ -194,15 +193,11 @@ public final class BftReplica {
      * The replica role of node {@code name}, if it is a node of a group that is not WS-RM-only and the group's
      * service is deployed here; else null.
      */
-    public static BftReplica create(ConfigurationContext context, ReplicasConfig config, String name,
-                                    PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
+    public static BftReplica create(ConfigurationContext context, ReplicasConfig config, GroupConfig group,
+                                    String name, PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
                                     RmSource source, java.util.function.Consumer<String> endedSequences)
             throws AxisFault {
-        if (name == null) {
-            return null;
-        }
-        GroupConfig group = config.groupOfNode(name).orElse(null);
-        if (group == null || group.wsrmOnly()) {
+        if (name == null || group == null || group.wsrmOnly()) {
             return null;
         }
         AxisService service = context.getAxisConfiguration().getService(group.service());
