@@ -53,6 +53,11 @@ public final class ReplicaMain {
             return 1;
         }
         String name = target.node().name();
+        String refused = sample == null ? null : sample.refusal(target.group(), target.node());
+        if (refused != null) {
+            err.println("replica: " + refused);
+            return Cli.USAGE_ERROR;
+        }
         if (target.note() != null) {
             err.println("replica: note: " + target.note());
         }
@@ -66,7 +71,9 @@ public final class ReplicaMain {
             Path repository = options.services() != null
                     ? NodeRepository.forNode(runDir.resolve("repository"), options.services(), container, target.port())
                     : NodeRepository.forNode(runDir.resolve("repository"), sample, container, target.port());
-            server = container.start(repository, target.bind(), target.port());
+            server = sample == null ? container.start(repository, target.bind(), target.port())
+                    : container.start(repository, target.bind(), target.port(),
+                            axis -> sample.configure(axis, target.group(), target.node()));
         } catch (AxisFault e) {
             err.println("replica: " + name + " failed to start: " + rootMessage(e));
             return 1;
