@@ -69,6 +69,9 @@ public final class Testbed {
                 report.result(client.run(), client.cpu(), replicas);
                 client.stateCheck().ifPresent(report::stateCheck);
                 report.replicaStats(replicas, deployment.executingNames(), options.warmup() + options.requests());
+                if (options.byzantine() != null) {
+                    report.byzantineCheck(ByzantineCheck.of(options.byzantine(), replicas, client.voting()));
+                }
             }
         } catch (IOException | RuntimeException e) {
             out.println("testbed: " + e);
@@ -105,6 +108,9 @@ public final class Testbed {
                 args.addAll(List.of("--services", services.toString()));
             }
             args.addAll(List.of("--container", options.container()));
+            if (options.byzantine() != null && node.id() == options.byzantine().testbedNode()) {
+                args.addAll(List.of("--byzantine", options.byzantine().label()));
+            }
             replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP, args),
                     runDir.resolve(node.name() + ".log")));
         }

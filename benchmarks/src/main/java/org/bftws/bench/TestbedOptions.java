@@ -2,6 +2,7 @@ package org.bftws.bench;
 
 import java.nio.file.Path;
 
+import org.bftws.bench.byzantine.ByzantineMode;
 import org.bftws.config.Configuration;
 import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.SecurityProfile;
@@ -27,10 +28,20 @@ import org.bftws.server.Cli;
  * @param service       the sample the group runs: "echo" (default) or "kv" (the key-value sample, {@link KvLoad})
  * @param container     the HTTP server of each replica: "simple" (Axis2's SimpleHTTPServer, default) or "jetty"
  *                      (AxisServlet in an embedded Jetty), passed to each replica JVM as {@code --container}
+ * @param byzantine     the lie one replica tells ({@code --byzantine MODE}: that replica runs with the option and
+ *                      replicas.xml allows it for that node only), or null for none
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
-                      int tiers, ReplicaChannelKind channel, String service, String container) {
+                      int tiers, ReplicaChannelKind channel, String service, String container,
+                      ByzantineMode byzantine) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel, String service, String container) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, service, container, null);
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
@@ -90,7 +101,9 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 + " channel";
         String what = service.equals("kv") ? ", the key-value sample" : "";
         String server = container.equals("simple") ? "" : ", each node in AxisServlet in an embedded " + container;
-        return nodes + what + pbft + server + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
+        String lie = byzantine == null ? "" : ", replica" + byzantine.testbedNode() + " Byzantine (" + byzantine.label()
+                + ": " + byzantine.lie() + ")";
+        return nodes + what + pbft + server + lie + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
                 + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "
