@@ -20,8 +20,8 @@ public enum ByzantineMode {
     /** Validly authenticated replies with the wrong content. */
     WRONG_REPLIES(false, "authentic echo and append replies with the wrong content (the client's Voter outvotes them)"),
     /** As primary, different pre-prepares for one sequence number to different backups. */
-    EQUIVOCATE(true, "as primary, the real pre-prepare to one backup and an empty batch for the same sequence number "
-            + "to the others (the backups change the view)"),
+    EQUIVOCATE(true, "as primary, the real pre-prepare to one backup and another batch (same requests, another "
+            + "time) for the same sequence number to the others (the backups change the view)"),
     /** As primary, no pre-prepares at all. */
     SILENT_PRIMARY(true, "as primary, sends no pre-prepare (the backups change the view)"),
     /** Its own old PBFT messages sent again. */

@@ -1,7 +1,5 @@
 package org.bftws.bench.byzantine;
 
-import java.util.List;
-
 import org.bftws.axis2.channels.ReplicaChannel;
 import org.bftws.core.Batch;
 import org.bftws.core.Destination;
@@ -11,9 +9,11 @@ import org.bftws.core.PrePrepare;
 
 /**
  * {@code equivocate}: as primary, each pre-prepare goes as it is to one backup and, for the same view and sequence
- * number, with an empty batch to the others. No batch gets a prepared quorum in both halves, so nothing commits
- * until the backups' timers change the view; the new primary orders the requests again. The correct replicas count
- * it in their {@code view changes started} and {@code views installed}.
+ * number, to the others with the same requests but another time, so another batch digest (an empty batch would be
+ * refused as malformed before it could mislead anyone). Neither batch can gather a commit quorum, and a backup that
+ * sees both signed pre-prepares (relayed by a peer) holds proof of the equivocation: the backups change the view and
+ * the new primary orders the requests again. The correct replicas count it in their {@code view changes started}
+ * and {@code views installed}.
  */
 final class Equivocation extends LyingChannel {
 
@@ -31,7 +31,8 @@ final class Equivocation extends LyingChannel {
             return;
         }
         int honest = (self + 1) % membership.agreementCount();
-        PrePrepare other = new PrePrepare(pp.view(), pp.seq(), new Batch(List.of(), pp.batch().time()), self);
+        PrePrepare other = new PrePrepare(pp.view(), pp.seq(), new Batch(pp.batch().requests(),
+                pp.batch().time() + 1), self);
         for (int node = 0; node < membership.agreementCount(); node++) {
             boolean named = to instanceof Destination.Node n ? n.id() == node
                     : to instanceof Destination.AgreementNodes || to instanceof Destination.AllNodes;

@@ -19,7 +19,7 @@ final class Replay extends LyingChannel {
 
     /** Sent messages kept to replay, and how recent a replayed one may be at most. */
     private static final int HISTORY = 4096;
-    private static final int NOT_NEWER_THAN = 64;
+    private static final int NOT_NEWER_THAN = 24;
 
     private final List<Message> history = new ArrayList<>();
 
