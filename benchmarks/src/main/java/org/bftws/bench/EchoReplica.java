@@ -38,7 +38,7 @@ public final class EchoReplica implements SampleService {
     static CommandLine commandLine() {
         ByzantineOption byzantine = new ByzantineOption();
         CommandLine line = new CommandLine(new ReplicaCommand(new EchoReplica(byzantine)));
-        line.addMixin("byzantine", byzantine);
+        byzantine.addTo(line);
         return line;
     }
 

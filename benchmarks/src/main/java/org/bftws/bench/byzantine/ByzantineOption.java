@@ -6,9 +6,9 @@ import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
 import org.bftws.server.Cli;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ./bftws replica --byzantine MODE}: the launcher's option that makes its replica lie (a picocli mixin of the
@@ -18,14 +18,20 @@ import picocli.CommandLine.Spec;
  */
 public final class ByzantineOption {
 
-    @Spec(Spec.Target.MIXEE)
-    CommandSpec mixee;
+    /** The replica command the option belongs to, for a refusal's usage line. */
+    private CommandSpec mixee;
 
     @Option(names = "--byzantine", paramLabel = "MODE",
             description = "testing only: make this replica lie, if replicas.xml allows it for the node "
                     + "(<node byzantineAllowed=\"true\">): wrong-replies, replay, bad-checkpoint, flood (any node), "
                     + "equivocate, silent-primary (the view-0 primary, --id 0 only); docs/byzantine-testing.md")
     String mode;
+
+    /** Adds the option to the replica command {@code line}. */
+    public void addTo(CommandLine line) {
+        line.addMixin("byzantine", this);
+        mixee = line.getCommandSpec();
+    }
 
     /** The mode asked for, if any; a value that names none is a bad command line. */
     public Optional<ByzantineMode> mode() {
