@@ -123,6 +123,11 @@ final class AppendClients implements AutoCloseable {
         return address;
     }
 
+    /** The client's Voter's counters: {@code dissenting} counts authentic replies it outvoted. */
+    org.bftws.axis2.client.VotingCounters voting() {
+        return BftwsNode.of(context).voting().counters();
+    }
+
     /** Every finished call so far, in the order they finished. */
     List<Call> calls() {
         return List.copyOf(calls);

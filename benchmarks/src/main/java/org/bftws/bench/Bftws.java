@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import org.bftws.server.Cli;
 import org.bftws.server.GatewayCommand;
 import org.bftws.server.KeygenCommand;
-import org.bftws.server.ReplicaCommand;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,7 +47,7 @@ public final class Bftws implements Callable<Integer> {
                 .addSubcommand(new BenchCommand())
                 .addSubcommand(new MeasureCommand())
                 .addSubcommand(new SoakCommand())
-                .addSubcommand(new ReplicaCommand(new EchoReplica()))
+                .addSubcommand(EchoReplica.commandLine())
                 .addSubcommand(new GatewayCommand());
         line.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST,
                 h -> commandList(h.commandSpec()));

@@ -31,6 +31,8 @@ final class ClientRun {
     private final Path repositoryDir;
     private final PrintStream out;
     private final CpuSamples cpu = new CpuSamples();
+    /** The client's Voter's counters (wrong replies it outvoted), once the run started. */
+    private org.bftws.axis2.client.VotingCounters voting;
     /** {@code --service kv}: the check of the replicas' states after the run. */
     private String stateCheck;
 
@@ -49,6 +51,7 @@ final class ClientRun {
         Path repository = NodeRepository.forClient(repositoryDir);
         ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 repository.toString(), NodeRepository.axis2Xml(repository).toString());
+        voting = org.bftws.axis2.BftwsNode.of(context).voting().counters();
         try {
             EchoClient.Settings settings = new EchoClient.Settings(deployment.clientEndpoint(), options.clients(),
                     options.requests(), options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS);
@@ -71,6 +74,11 @@ final class ClientRun {
         } finally {
             context.terminate();
         }
+    }
+
+    /** The client's Voter's counters, or null when the client did not start. */
+    org.bftws.axis2.client.VotingCounters voting() {
+        return voting;
     }
 
     CpuSamples cpu() {

@@ -4,22 +4,42 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.engine.AxisConfiguration;
+import org.bftws.bench.byzantine.ByzantineOption;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.NodeConfig;
 import org.bftws.samples.echo.EchoServiceArchive;
-import org.bftws.server.ReplicaMain;
+import org.bftws.server.Cli;
+import org.bftws.server.ReplicaCommand;
 import org.bftws.server.SampleService;
+
+import picocli.CommandLine;
 
 /**
  * The replica the testbed, the benchmark, the fault tests and {@code ./bftws replica} run: bftws-server's replica
- * with the echo sample deployed when no {@code --services} is given, and the standard-input queries {@code state}
- * and {@code entries} that read the echo sample's state ({@link EchoStateProbe}).
+ * with the echo sample deployed when no {@code --services} is given, the standard-input queries {@code state}
+ * and {@code entries} that read the echo sample's state ({@link EchoStateProbe}), and the testing option
+ * {@code --byzantine MODE} ({@link ByzantineOption}), which makes it lie where replicas.xml allows it.
  */
 public final class EchoReplica implements SampleService {
 
-    EchoReplica() {
+    private final ByzantineOption byzantine;
+
+    private EchoReplica(ByzantineOption byzantine) {
+        this.byzantine = byzantine;
     }
 
     public static void main(String[] args) {
-        ReplicaMain.launch(args, new EchoReplica());
+        Cli.exit(commandLine(), args);
+    }
+
+    /** The replica command with the echo sample and the {@code --byzantine} option. */
+    static CommandLine commandLine() {
+        ByzantineOption byzantine = new ByzantineOption();
+        CommandLine line = new CommandLine(new ReplicaCommand(new EchoReplica(byzantine)));
+        byzantine.addTo(line);
+        return line;
     }
 
     @Override
@@ -31,5 +51,18 @@ public final class EchoReplica implements SampleService {
     public Map<String, StateQuery> queries() {
         return Map.of("state", (node, context) -> EchoStateProbe.stateLine(node, EchoStateProbe.read(context)),
                 "entries", (node, context) -> EchoStateProbe.entriesLine(node, EchoStateProbe.read(context)));
+    }
+
+    @Override
+    public String refusal(GroupConfig group, NodeConfig node) {
+        return byzantine.refusal(group, node);
+    }
+
+    @Override
+    public void configure(AxisConfiguration axis, GroupConfig group, NodeConfig node) throws AxisFault {
+        var mode = byzantine.mode();
+        if (mode.isPresent()) {
+            mode.get().install(axis);
+        }
     }
 }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import org.bftws.bench.byzantine.ByzantineMode;
 import org.bftws.config.SecurityProfile;
 
 /**
@@ -38,9 +39,16 @@ final class ReplicaGroup implements AutoCloseable {
      * @param durable    whether the group has a data directory ({@code runDir/data})
      * @param jvmOptions options for every replica JVM, e.g. {@code -Decho.stateElements=10000}
      * @param heap       each replica's maximum heap, e.g. "256m"
+     * @param byzantine  the lie one replica tells (it runs with {@code --byzantine MODE}, allowed in replicas.xml for
+     *                   that node only), or null
      */
     record Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
-                    List<String> jvmOptions, String heap) {
+                    List<String> jvmOptions, String heap, ByzantineMode byzantine) {
+
+        Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
+                 List<String> jvmOptions, String heap) {
+            this(runDir, keys, security, protocol, durable, jvmOptions, heap, null);
+        }
     }
 
     private final Settings settings;
@@ -63,7 +71,8 @@ final class ReplicaGroup implements AutoCloseable {
             keys.ensure();
         }
         TestbedDeployment deployment = TestbedDeployment.writeGroup(settings.runDir(), settings.security(), keys,
-                settings.protocol(), settings.durable() ? settings.runDir().resolve("data") : null);
+                settings.protocol(), settings.durable() ? settings.runDir().resolve("data") : null,
+                settings.byzantine());
         ReplicaGroup group = new ReplicaGroup(settings, deployment);
         try {
             for (int i = 0; i < SIZE; i++) {
@@ -90,8 +99,11 @@ final class ReplicaGroup implements AutoCloseable {
 
     private void launch(int i) throws IOException {
         String name = name(i);
-        List<String> args = List.of("--name", name, "--conf", deployment.file().toString(), "--run-dir",
-                settings.runDir().resolve(name).toString());
+        List<String> args = new ArrayList<>(List.of("--name", name, "--conf", deployment.file().toString(),
+                "--run-dir", settings.runDir().resolve(name).toString()));
+        if (settings.byzantine() != null && i == settings.byzantine().testbedNode()) {
+            args.addAll(List.of("--byzantine", settings.byzantine().label()));
+        }
         String log = starts[i] == 0 ? name + ".log" : name + ".restart" + starts[i] + ".log";
         starts[i]++;
         replicas[i] = ReplicaProcess.start(name, ReplicaProcess.javaCommand(name, settings.heap(),
@@ -257,6 +269,11 @@ final class ReplicaGroup implements AutoCloseable {
     /** The primary of the highest view a running replica is in (node v mod 4 in view v). */
     int primary() throws InterruptedException {
         return view() % SIZE;
+    }
+
+    /** The replicas' processes, replica0 first. */
+    List<ReplicaProcess> processes() {
+        return List.of(replicas);
     }
 
     /** The last lines replica {@code i} printed. */

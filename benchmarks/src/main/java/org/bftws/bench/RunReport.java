@@ -25,6 +25,8 @@ final class RunReport {
     private boolean statesDiffer;
     /** {@code --services 2}: the second service's client did not get every answer. */
     private boolean otherServicesFailed;
+    /** The Byzantine run's check, whose states line comes just before the last line; null without one. */
+    private ByzantineCheck byzantine;
 
     RunReport(TestbedOptions options, PrintStream out) {
         this.options = options;
@@ -72,6 +74,16 @@ final class RunReport {
             out.println("warning: replicas that did not execute every request: " + String.join(", ", lagging)
                     + " (their logs are in the run directory)");
         }
+    }
+
+    /**
+     * With a Byzantine replica: prints the lie line now and keeps the states line for just before the last line; a
+     * check that failed makes the run fail.
+     */
+    void byzantineCheck(ByzantineCheck check) {
+        out.println(check.lie());
+        byzantine = check;
+        statesDiffer |= !check.ok();
     }
 
     /** Prints the kv sample's state check; a check that failed makes the run fail. */
@@ -148,6 +160,9 @@ final class RunReport {
 
     /** The last line: {@code echo: N ok, F failed, mean X ms, p99 Y ms, T req/s}; nothing ran counts all as failed. */
     void printFinalLine() {
+        if (byzantine != null) {
+            out.println(byzantine.states());
+        }
         if (result == null) {
             out.printf(Locale.ROOT, "echo: 0 ok, %d failed, mean 0.00 ms, p99 0.00 ms, 0.0 req/s%n",
                     options.requests());

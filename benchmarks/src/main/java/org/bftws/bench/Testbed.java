@@ -78,6 +78,9 @@ public final class Testbed {
                 report.result(client.run(), client.cpu(), replicas);
                 client.stateCheck().ifPresent(report::stateCheck);
                 report.replicaStats(replicas, deployment.executingNames(), options.warmup() + options.requests());
+                if (options.byzantine() != null) {
+                    report.byzantineCheck(ByzantineCheck.of(options.byzantine(), replicas, client.voting()));
+                }
             }
         } catch (IOException | RuntimeException e) {
             out.println("testbed: " + e);
@@ -120,8 +123,11 @@ public final class Testbed {
                 args.addAll(List.of("--services", services.toString()));
             }
             args.addAll(List.of("--container", options.container()));
-            replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP,
-                    args), runDir.resolve(node.name() + ".log")));
+            if (options.byzantine() != null && node.id() == options.byzantine().testbedNode()) {
+                args.addAll(List.of("--byzantine", options.byzantine().label()));
+            }
+            replicas.add(ReplicaProcess.start(node.name(), ReplicaProcess.javaCommand(node.name(), REPLICA_HEAP, args),
+                    runDir.resolve(node.name() + ".log")));
         }
         StringBuilder ready = new StringBuilder();
         for (ReplicaProcess r : replicas) {

@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import org.bftws.bench.byzantine.ByzantineMode;
 import org.bftws.config.Configuration;
 import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.SecurityProfile;
@@ -28,6 +29,8 @@ final class TestbedCommand implements Callable<Integer> {
 
     /** Axis2 logs every deployment step at INFO through java.util.logging; the console shows warnings only. */
     private static final Logger AXIS2_LOG = Logger.getLogger("org.apache.axis2");
+    /** With --byzantine: checkpoints often enough that a short run has old messages to replay and digests to lie in. */
+    static final String BYZANTINE_PROTOCOL = "checkpointInterval=16,watermarkWindow=64";
 
     @Spec
     CommandSpec spec;
@@ -93,6 +96,14 @@ final class TestbedCommand implements Callable<Integer> {
                     + "AxisServlet in an embedded Jetty 9.4 servlet container (docs/deployment.md)")
     String container;
 
+    @Option(names = "--byzantine", paramLabel = "MODE",
+            description = "run one replica as a Byzantine one (testing; replicas.xml allows it for that node only): "
+                    + "wrong-replies, replay, bad-checkpoint, flood on the backup replica3; equivocate, silent-primary "
+                    + "on the view-0 primary replica0. Checkpoints every 16 unless --protocol says otherwise; the run "
+                    + "then checks the correct replicas' states and that they counted the lie "
+                    + "(docs/byzantine-testing.md)")
+    String byzantine;
+
     @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
     boolean keep;
 
@@ -132,6 +143,17 @@ final class TestbedCommand implements Callable<Integer> {
             throw Cli.refuse(spec, "--tiers 3 runs two Configuration I groups whose nested requests are told apart by"
                     + " their signatures: it takes neither --unreplicated, --config II/III nor --security none");
         }
+        ByzantineMode lie = byzantine == null ? null : ByzantineMode.of(byzantine).orElseThrow(() -> Cli.refuse(spec,
+                "--byzantine must be one of " + ByzantineMode.labels().replace("|", ", ") + ", not '" + byzantine
+                        + "'"));
+        if (lie != null && (unreplicated || configuration != Configuration.I || tierCount == 3 || crashed != null
+                || "kv".equals(service))) {
+            throw Cli.refuse(spec, "--byzantine runs one lying replica in the echo group of Configuration I (f=1): it "
+                    + "takes neither --unreplicated, --config II/III, --tiers 3, --crash nor --service kv");
+        }
+        if (lie != null && protocolElement == null) {
+            protocolElement = TestbedOptions.protocolElement(BYZANTINE_PROTOCOL);
+        }
         String sample = Cli.choice(spec, "--service", service, "echo", "kv");
         if (sample.equals("kv") && tierCount == 3) {
             throw Cli.refuse(spec, "--service kv runs one group: it does not take --tiers 3");
@@ -144,7 +166,7 @@ final class TestbedCommand implements Callable<Integer> {
         }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
                 unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
-                sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount);
+                sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount, lie);
     }
 
     @Override

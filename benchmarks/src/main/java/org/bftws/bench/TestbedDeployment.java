@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import org.bftws.bench.byzantine.ByzantineMode;
 import org.bftws.config.Configuration;
 import org.bftws.config.NodeRole;
 import org.bftws.config.ReplicaChannelKind;
@@ -96,7 +97,8 @@ final class TestbedDeployment {
         Configuration configuration = options.unreplicated() ? Configuration.I : options.configuration();
         boolean kv = "kv".equals(options.service());
         Files.writeString(file, header(keys) + group(kv ? KV_SERVICE : SERVICE, kv ? KV_ENDPOINT : GROUP_ENDPOINT,
-                nodes, f, configuration, options.security(), options.protocol(), null, "", options.channel())
+                nodes, f, configuration, options.security(), options.protocol(), null, "", options.channel(),
+                options.byzantine())
                 + footer());
         return new TestbedDeployment(file, nodes, kv ? KV_ENDPOINT : GROUP_ENDPOINT);
     }
@@ -134,23 +136,30 @@ final class TestbedDeployment {
      */
     static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
                                         Path dataDirectory) throws IOException {
+        return writeGroup(runDir, security, keys, protocol, dataDirectory, null);
+    }
+
+    /** As above, with {@code byzantine}'s node allowed to lie ({@code byzantineAllowed="true"}), unless null. */
+    static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
+                                        Path dataDirectory, ByzantineMode byzantine) throws IOException {
         List<Integer> ports = freePorts(8);
         List<Node> nodes = layout(Configuration.I, ports.subList(0, 4), ports.subList(4, 8));
         Path file = runDir.resolve("replicas.xml");
         Files.writeString(file, xml(nodes, 1, Configuration.I, security, keys, protocol, dataDirectory,
-                ReplicaChannelKind.BINARY));
+                ReplicaChannelKind.BINARY, byzantine));
         return new TestbedDeployment(file, nodes);
     }
 
     static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
                       TestbedKeys keys) {
-        return xml(nodes, f, configuration, security, keys, null, null, ReplicaChannelKind.BINARY);
+        return xml(nodes, f, configuration, security, keys, null, null, ReplicaChannelKind.BINARY, null);
     }
 
     private static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
-                              TestbedKeys keys, String protocol, Path dataDirectory, ReplicaChannelKind channel) {
+                              TestbedKeys keys, String protocol, Path dataDirectory, ReplicaChannelKind channel,
+                              ByzantineMode byzantine) {
         return header(keys) + group(SERVICE, GROUP_ENDPOINT, nodes, f, configuration, security, protocol,
-                dataDirectory, "", channel) + footer();
+                dataDirectory, "", channel, byzantine) + footer();
     }
 
     /**
@@ -160,9 +169,10 @@ final class TestbedDeployment {
     static String threeTierXml(List<Node> backend, List<Node> relays, SecurityProfile security, TestbedKeys keys,
                                String protocol, ReplicaChannelKind channel) {
         return header(keys)
-                + group(RELAY_SERVICE, RELAY_ENDPOINT, relays, 1, Configuration.I, security, protocol, null, "", channel)
+                + group(RELAY_SERVICE, RELAY_ENDPOINT, relays, 1, Configuration.I, security, protocol, null, "", channel,
+                        null)
                 + group(SERVICE, GROUP_ENDPOINT, backend, 1, Configuration.I, security, protocol, null,
-                "    <caller group=\"" + RELAY_SERVICE + "\"/>\n", channel)
+                "    <caller group=\"" + RELAY_SERVICE + "\"/>\n", channel, null)
                 + footer();
     }
 
@@ -180,7 +190,7 @@ final class TestbedDeployment {
 
     private static String group(String service, String endpoint, List<Node> nodes, int f, Configuration configuration,
                                 SecurityProfile security, String protocol, Path dataDirectory, String callers,
-                                ReplicaChannelKind channel) {
+                                ReplicaChannelKind channel, ByzantineMode byzantine) {
         StringBuilder x = new StringBuilder();
         x.append("  <group service=\"").append(service).append("\" endpoint=\"").append(endpoint)
                 .append("\" f=\"").append(f).append("\" configuration=\"").append(configuration).append('"')
@@ -197,7 +207,10 @@ final class TestbedDeployment {
                     .append(n.role().name().toLowerCase(Locale.ROOT).replace('_', '-'))
                     .append("\" serviceEndpoint=\"").append(n.endpoint(service))
                     .append("\" controlEndpoint=\"").append(n.endpoint("BftControl"))
-                    .append("\" channelEndpoint=\"").append(n.channelEndpoint()).append("\"/>\n");
+                    .append("\" channelEndpoint=\"").append(n.channelEndpoint()).append('"')
+                    // only the node that runs --byzantine may lie (docs/byzantine-testing.md)
+                    .append(byzantine != null && n.role().orders() && n.id() == byzantine.testbedNode()
+                            ? " byzantineAllowed=\"true\"" : "").append("/>\n");
         }
         return x.append(callers).append("  </group>\n").toString();
     }

@@ -2,6 +2,7 @@ package org.bftws.bench;
 
 import java.nio.file.Path;
 
+import org.bftws.bench.byzantine.ByzantineMode;
 import org.bftws.config.Configuration;
 import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.SecurityProfile;
@@ -29,16 +30,19 @@ import org.bftws.server.Cli;
  *                      (AxisServlet in an embedded Jetty), passed to each replica JVM as {@code --container}
  * @param services      1, or 2: Configuration III shared by two services, echo and kv on one set of agreement nodes
  *                      (replicas.xml's {@code <agreementGroup>}), each with its own execution nodes and clients
+ * @param byzantine     the lie one replica tells ({@code --byzantine MODE}: that replica runs with the option and
+ *                      replicas.xml allows it for that node only), or null for none
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
-                      int tiers, ReplicaChannelKind channel, String service, String container, int services) {
+                      int tiers, ReplicaChannelKind channel, String service, String container, int services,
+                      ByzantineMode byzantine) {
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
                    ReplicaChannelKind channel, String service, String container) {
         this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
-                channel, service, container, 1);
+                channel, service, container, 1, null);
     }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
@@ -100,7 +104,9 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         String what = services == 2 ? ", shared by two services: echo and the key-value sample, each with its own 3"
                 + " execution nodes and clients" : service.equals("kv") ? ", the key-value sample" : "";
         String server = container.equals("simple") ? "" : ", each node in AxisServlet in an embedded " + container;
-        return nodes + what + pbft + server + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
+        String lie = byzantine == null ? "" : ", replica" + byzantine.testbedNode() + " Byzantine (" + byzantine.label()
+                + ": " + byzantine.lie() + ")";
+        return nodes + what + pbft + server + lie + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
                 + (services == 2 ? " per service" : "") + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "

@@ -112,6 +112,60 @@ class BftwsCommandsTest {
         assertTrue(only.errLines().get(0).contains("no setup 'c4-mac'"), only.err());
     }
 
+    /** Four replicas on the binary channel, profile none (no keys), replica3 allowed to lie. */
+    private static final String BYZANTINE_XML = """
+            <replicas xmlns="urn:bftws:replicas:1">
+              <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="1">
+                <node id="0" name="replica0" serviceEndpoint="http://127.0.0.1:1/axis2/services/EchoService"
+                      controlEndpoint="http://127.0.0.1:1/axis2/services/BftControl" channelEndpoint="tcp://127.0.0.1:5"/>
+                <node id="1" name="replica1" serviceEndpoint="http://127.0.0.1:2/axis2/services/EchoService"
+                      controlEndpoint="http://127.0.0.1:2/axis2/services/BftControl" channelEndpoint="tcp://127.0.0.1:6"/>
+                <node id="2" name="replica2" serviceEndpoint="http://127.0.0.1:3/axis2/services/EchoService"
+                      controlEndpoint="http://127.0.0.1:3/axis2/services/BftControl" channelEndpoint="tcp://127.0.0.1:7"/>
+                <node id="3" name="replica3" serviceEndpoint="http://127.0.0.1:4/axis2/services/EchoService"
+                      controlEndpoint="http://127.0.0.1:4/axis2/services/BftControl" channelEndpoint="tcp://127.0.0.1:8"
+                      byzantineAllowed="true"/>
+              </group>
+            </replicas>
+            """;
+
+    @Test
+    void aByzantineReplicaIsRefusedInOneLineWithStatusTwoUnlessReplicasXmlAllowsItForThatNode(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path conf = java.nio.file.Files.writeString(dir.resolve("replicas.xml"), BYZANTINE_XML);
+        Outcome notAllowed = runCapturingStandardError("replica", "--name", "replica1", "--conf", conf.toString(),
+                "--byzantine", "flood", "--run-dir", dir.resolve("r1").toString());
+        assertEquals(2, notAllowed.status(), notAllowed.err());
+        assertEquals(List.of("replica: --byzantine flood refused: <node name=\"replica1\"> of group EchoService in "
+                + "replicas.xml does not say byzantineAllowed=\"true\""), notAllowed.errLines());
+        Outcome notPrimary = runCapturingStandardError("replica", "--name", "replica3", "--conf", conf.toString(),
+                "--byzantine", "equivocate", "--run-dir", dir.resolve("r3").toString());
+        assertEquals(2, notPrimary.status(), notPrimary.err());
+        assertTrue(notPrimary.errLines().get(0).startsWith("replica: --byzantine equivocate lies as the primary: run it"
+                + " on the view-0 primary"), notPrimary.err());
+        Outcome unknown = runCapturingStandardError("replica", "--name", "replica3", "--conf", conf.toString(),
+                "--byzantine", "lie", "--run-dir", dir.resolve("r3").toString());
+        assertEquals(2, unknown.status(), unknown.err());
+        assertTrue(unknown.errLines().get(0).contains("--byzantine must be one of wrong-replies, equivocate, "
+                + "silent-primary, replay, bad-checkpoint, flood, not 'lie'"), unknown.err());
+        Outcome crash = run("testbed", "--byzantine", "flood", "--crash", "backup");
+        assertEquals(2, crash.status(), crash.err());
+        assertTrue(crash.errLines().get(0).contains("--byzantine runs one lying replica"), crash.err());
+    }
+
+    /** As {@link #run}, with the replica's own messages (it writes to System.err) in the outcome's err too. */
+    private static Outcome runCapturingStandardError(String... args) {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream replicaErr = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(replicaErr, true, StandardCharsets.UTF_8));
+        try {
+            Outcome o = run(args);
+            return new Outcome(o.status(), o.out(), replicaErr.toString(StandardCharsets.UTF_8) + o.err());
+        } finally {
+            System.setErr(saved);
+        }
+    }
+
     @Test
     void keygenWithoutTheFileAfterConfSaysSoInOneLine() {
         Outcome bad = run("keygen", "--conf");

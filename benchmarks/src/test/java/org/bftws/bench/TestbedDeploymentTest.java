@@ -46,6 +46,20 @@ class TestbedDeploymentTest {
     }
 
     @Test
+    void onlyTheNodeOfAByzantineRunIsAllowedToLieAndOnlyInSuchARun() throws Exception {
+        assertEquals(List.of(), allowedToLie(written()));
+        assertEquals(List.of("replica3"), allowedToLie(written("--byzantine", "flood")));
+        assertEquals(List.of("replica0"), allowedToLie(written("--byzantine", "equivocate")));
+        assertTrue(TestbedOptions.parse("--byzantine", "replay").protocol().contains("checkpointInterval=\"16\""),
+                "a Byzantine run checkpoints often unless --protocol says otherwise");
+    }
+
+    private static List<String> allowedToLie(ReplicasConfig config) {
+        return config.groups().get(0).nodes().stream().filter(NodeConfig::byzantineAllowed).map(NodeConfig::name)
+                .toList();
+    }
+
+    @Test
     void theReplicasExchangePbftMessagesOverTheBinaryChannelOnPortsOfTheirOwnUnlessSoapIsAskedFor() throws Exception {
         GroupConfig binary = written().groups().get(0);
         assertEquals(ReplicaChannelKind.BINARY, binary.replicaChannel());

@@ -110,7 +110,8 @@ final class GroupReader {
             problems.add(n, "has channelEndpoint=\"" + channel + "\"; its port must be 1..65535");
         }
         return new NodeConfig(integer(n, "id", n.required("id")), name, URI.create(n.required("serviceEndpoint")),
-                URI.create(n.required("controlEndpoint")), role, keystore, channel);
+                URI.create(n.required("controlEndpoint")), role, keystore, channel,
+                Boolean.parseBoolean(n.attribute("byzantineAllowed").orElse("false")));
     }
 
     private SecurityConfig security(XmlElement s) {

@@ -14,9 +14,17 @@ import java.nio.file.Path;
  * @param keystore        PKCS#12 file with this node's private key, certificate and pairwise MAC keys
  * @param channelEndpoint where this node's binary replica channel listens ({@code tcp://HOST:PORT}); null when the
  *                        group does not use it
+ * @param byzantineAllowed whether a testing tool may make this node lie ({@code ./bftws replica --byzantine MODE},
+ *                        docs/byzantine-testing.md); false unless replicas.xml says {@code byzantineAllowed="true"}
  */
 public record NodeConfig(int id, String name, URI serviceEndpoint, URI controlEndpoint, NodeRole role, Path keystore,
-                         URI channelEndpoint) {
+                         URI channelEndpoint, boolean byzantineAllowed) {
+
+    /** A node no testing tool may make lie. */
+    public NodeConfig(int id, String name, URI serviceEndpoint, URI controlEndpoint, NodeRole role, Path keystore,
+                      URI channelEndpoint) {
+        this(id, name, serviceEndpoint, controlEndpoint, role, keystore, channelEndpoint, false);
+    }
 
     /** A node without a binary channel address. */
     public NodeConfig(int id, String name, URI serviceEndpoint, URI controlEndpoint, NodeRole role, Path keystore) {

@@ -61,6 +61,8 @@ final class CheckpointFlow {
         String problem = checkpoints.problem(c);
         if (problem != null) {
             out.drop(c, problem);
+        } else if (c.seq() == checkpoints.stableSeq() && !c.state().equals(checkpoints.stableDigest())) {
+            out.drop(c, "contradicts the stable checkpoint's digest " + checkpoints.stableDigest());
         } else if (checkpoints.add(c)) {
             onStable();
         }
@@ -69,6 +71,9 @@ final class CheckpointFlow {
     /** A newer checkpoint is stable: catch up to it (from the log or by state transfer) and collect garbage. */
     void onStable() {
         long s = checkpoints.stableSeq();
+        for (Checkpoint c : checkpoints.takeContradicting()) {
+            out.drop(c, "contradicts the stable checkpoint's digest " + checkpoints.stableDigest());
+        }
         persistStableCheckpoint();
         replica.advanceCommitted();
         if (replica.lastCommitted < s) {

@@ -27,6 +27,8 @@ final class Checkpoints {
 
     private final TreeMap<Long, Map<Integer, Map<Digest, Checkpoint>>> votes = new TreeMap<>();
     private final TreeMap<Long, Checkpoint> own = new TreeMap<>();
+    /** Votes for the checkpoint that last became stable whose digest differs from it, until taken. */
+    private List<Checkpoint> contradicting = List.of();
 
     Checkpoints(Membership membership, ReplicaOptions options) {
         this.membership = membership;
@@ -158,11 +160,29 @@ final class Checkpoints {
     }
 
     private void makeStable(long seq, Digest digest, List<Checkpoint> proof) {
+        List<Checkpoint> against = new ArrayList<>();
+        votes.getOrDefault(seq, Map.of()).values().forEach(bySender -> bySender.forEach((d, c) -> {
+            if (!d.equals(digest)) {
+                against.add(c);
+            }
+        }));
+        contradicting = against;
         stableSeq = seq;
         stableDigest = digest;
         stableProof = List.copyOf(proof);
         votes.headMap(seq, true).clear();
         own.headMap(seq, false).clear();
+    }
+
+    /**
+     * The votes for the stable checkpoint's sequence number that named another digest, once: a correct executor
+     * never sends one (its state is the group's), so each is a Byzantine node's lie (or a non-deterministic
+     * service), which the node reports as a dropped input of its sender.
+     */
+    List<Checkpoint> takeContradicting() {
+        List<Checkpoint> taken = contradicting;
+        contradicting = List.of();
+        return taken;
     }
 
     /** Own checkpoint digest at {@code seq}, if this node took one. */

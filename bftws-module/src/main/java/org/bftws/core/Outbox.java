@@ -37,7 +37,7 @@ final class Outbox {
     }
 
     void drop(Object what, String reason) {
-        outputs.add(new Output.Dropped(String.valueOf(what), reason));
+        outputs.add(new Output.Dropped(String.valueOf(what), reason, what instanceof Message m ? m.sender() : -1));
     }
 
     List<Output> drain() {

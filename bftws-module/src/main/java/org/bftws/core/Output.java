@@ -36,8 +36,15 @@ public sealed interface Output {
     record InstallState(long seq, byte[] applicationState) implements Output {
     }
 
-    /** An input was refused. Adapters log and count these; nothing else happens. */
-    record Dropped(String what, String reason) implements Output {
+    /**
+     * An input was refused. Adapters log and count these; nothing else happens. {@code from} is the node that sent
+     * the refused message, or -1 when the input was no message of a node: counted per sender, it shows which node
+     * sends what a correct one never would (a Byzantine node's replays, contradicting checkpoints, forged states).
+     */
+    record Dropped(String what, String reason, int from) implements Output {
+        public Dropped(String what, String reason) {
+            this(what, reason, -1);
+        }
     }
 
     /** The node suspects the primary and moves towards {@code view}, for {@code reason}. For logs and metrics. */

@@ -1,6 +1,7 @@
 package org.bftws.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,6 +45,7 @@ class ReplicasConfigReaderTest {
         assertEquals(URI.create("http://127.0.0.1:8083/axis2/services/BftControl"), r2.controlEndpoint());
         assertEquals(ReplicaChannelKind.BINARY, echo.replicaChannel());
         assertEquals(URI.create("tcp://127.0.0.1:9083"), r2.channelEndpoint());
+        assertFalse(r2.byzantineAllowed(), "no node may lie unless its <node> says byzantineAllowed=\"true\"");
         Path keys = Path.of("../keys").toAbsolutePath().normalize();
         assertEquals(keys.resolve("replica2.p12"), r2.keystore());
         assertEquals(keys.resolve("truststore.p12"), echo.security().truststore());

@@ -67,6 +67,26 @@ class CheckpointAndStateTransferTest {
     }
 
     @Test
+    void checkpointVotesContradictingTheStableCheckpointAreRefusedAsTheirSendersWhetherTheyCameBeforeOrAfter() {
+        TestCluster c = TestCluster.configurationI();
+        run(c, "c", 1, 3);
+        // node 3 lies about the state at 4 before the others vote, and its genuine vote never arrives
+        c.inject(0, new Checkpoint(4, Digest.of(new byte[] {7}), 3));
+        c.send(TestCluster.request("c", 4));
+        c.deliverAll(f -> !(f.message() instanceof Checkpoint cp && cp.sender() == 3));
+        assertEquals(4, c.nodes[0].stableCheckpoint(), "three matching digests suffice");
+        assertTrue(c.droppedSomething(0, "contradicts the stable checkpoint's digest " + c.replica(0).checkpoints
+                .stableDigest() + " [from node 3]"), c.dropped.get(0).toString());
+        int before = c.dropped.get(0).size();
+        // and again once 4 is stable
+        c.inject(0, new Checkpoint(4, Digest.of(new byte[] {8}), 3));
+        assertEquals(before + 1, c.dropped.get(0).size());
+        assertTrue(c.dropped.get(0).get(before).contains("contradicts the stable checkpoint's digest")
+                && c.dropped.get(0).get(before).endsWith("[from node 3]"), c.dropped.get(0).get(before));
+        assertEquals(4, c.nodes[0].stableCheckpoint());
+    }
+
+    @Test
     void aRetransmittedRequestThatWasExecutedGetsTheCachedReplyAndIsNotExecutedAgain() {
         TestCluster c = TestCluster.configurationI();
         Request r = TestCluster.request("c", 1);

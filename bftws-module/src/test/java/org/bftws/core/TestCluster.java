@@ -197,7 +197,7 @@ final class TestCluster {
             } else if (o instanceof Output.Committed c) {
                 committed.get(i).add(c);
             } else if (o instanceof Output.Dropped d) {
-                dropped.get(i).add(d.what() + ": " + d.reason());
+                dropped.get(i).add(d.what() + ": " + d.reason() + " [from node " + d.from() + "]");
             } else if (o instanceof Output.ViewInstalled v) {
                 views.get(i).add(v);
             } else if (o instanceof Output.SequencesExpired x) {

@@ -55,6 +55,13 @@ public final class ReplicaMain {
         }
         ReplicaNode first = targets.get(0);
         String name = first.node().name();
+        for (ReplicaNode target : targets) {
+            String refused = sample == null ? null : sample.refusal(target.group(), target.node());
+            if (refused != null) {
+                err.println("replica: " + refused);
+                return Cli.USAGE_ERROR;
+            }
+        }
         targets.stream().map(ReplicaNode::note).filter(java.util.Objects::nonNull).distinct()
                 .forEach(note -> err.println("replica: note: " + note));
         // How the bftws module (NodeSettings, SecurityRuntime) learns the deployment and who this node is.
@@ -74,6 +81,10 @@ public final class ReplicaMain {
             for (ReplicaNode target : targets) {
                 servers.add(start(target, targets.size() > 1, runDir, options, sample, container));
             }
+        } catch (AxisFault e) {
+            err.println("replica: " + name + " failed to start: " + rootMessage(e));
+            servers.forEach(s -> closeQuietly(s, name, err));
+            return 1;
         } catch (IOException | RuntimeException e) {
             err.println("replica: " + name + " failed to start: " + rootMessage(e));
             servers.forEach(s -> closeQuietly(s, name, err));
@@ -118,12 +129,20 @@ public final class ReplicaMain {
             Path repository = NodeRepository.forNode(runDir.resolve("repository-" + target.group().service()),
                     container, target.port());
             NodeRepository.serving(repository, target.group().service());
-            return container.start(repository, target.bind(), target.port());
+            return startIn(repository, target, sample, container);
         }
         Path repository = options.services() != null
                 ? NodeRepository.forNode(runDir.resolve("repository"), options.services(), container, target.port())
                 : NodeRepository.forNode(runDir.resolve("repository"), sample, container, target.port());
-        return container.start(repository, target.bind(), target.port());
+        return startIn(repository, target, sample, container);
+    }
+
+    /** Starts the node's HTTP server on {@code repository}; a sample configures the Axis2 node before the module. */
+    private static NodeHttpServer startIn(Path repository, ReplicaNode target, SampleService sample,
+                                          NodeContainer container) throws IOException {
+        return sample == null ? container.start(repository, target.bind(), target.port())
+                : container.start(repository, target.bind(), target.port(),
+                        axis -> sample.configure(axis, target.group(), target.node()));
     }
 
     /**

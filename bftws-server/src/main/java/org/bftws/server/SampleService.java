@@ -6,6 +6,9 @@ import java.util.Map;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.engine.AxisConfiguration;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.NodeConfig;
 
 /**
  * A service a launcher deploys on a replica whose command line names no {@code --services}, with the commands of the
@@ -20,6 +23,22 @@ public interface SampleService {
 
     /** Standard-input commands that answer with one line about the service's state, by command word. */
     Map<String, StateQuery> queries();
+
+    /**
+     * Why the launcher refuses to run {@code node} of {@code group} as its command line asks (a testing option that
+     * replicas.xml does not allow for that node: the replica exits with status 2 and this one line), or null.
+     */
+    default String refusal(GroupConfig group, NodeConfig node) {
+        return null;
+    }
+
+    /**
+     * The node's Axis2 configuration, read from its axis2.xml, before the bftws module initialises on it and before
+     * the node serves anything: where a launcher's testing tool adds its handlers or module parameters (the
+     * testbed's Byzantine replicas, docs/byzantine-testing.md). The product's replica has no such tool.
+     */
+    default void configure(AxisConfiguration axis, GroupConfig group, NodeConfig node) throws AxisFault {
+    }
 
     /** One standard-input command about the deployed service's state. */
     @FunctionalInterface

@@ -14,6 +14,7 @@ import org.apache.axis2.description.AxisService;
 import org.bftws.axis2.channels.BinaryChannel;
 import org.bftws.axis2.channels.ChannelInbound;
 import org.bftws.axis2.channels.ReplicaChannel;
+import org.bftws.axis2.channels.ReplicaChannelDecorator;
 import org.bftws.axis2.channels.SoapChannel;
 import org.bftws.axis2.channels.tcp.ChannelKeys;
 import org.bftws.axis2.delivery.PendingRequests;
@@ -73,6 +74,8 @@ public final class BftReplica {
     private final ReplicaChannel channels;
     private final ReplyRouter replies;
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+    /** PBFT messages received, by sending node: a node that floods the group stands out. */
+    private final Map<Integer, AtomicLong> received = new ConcurrentHashMap<>();
 
     private BftReplica(ConfigurationContext context, GroupConfig group, String name, AxisService service,
                        ReplicasConfig config, PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
@@ -109,9 +112,9 @@ public final class BftReplica {
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
                 source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self),
                 group.protocol().clientTimeout());
-        this.channels = group.replicaChannel() == ReplicaChannelKind.SOAP
+        this.channels = decorated(context, group.node(name), group.replicaChannel() == ReplicaChannelKind.SOAP
                 ? soapChannel(context, membership, signer, source)
-                : binaryChannel(membership, keys, signer);
+                : binaryChannel(membership, keys, signer));
         Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
         this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage, journal);
         channels.followStableCheckpoint(manager::stableCheckpoint);
@@ -132,6 +135,25 @@ public final class BftReplica {
             manager.signaturesFrom(r -> Journal.proofParts(r).stream()
                     .map(m -> signatures.signatureOf(m).orElse(new byte[0])).toList());
         }
+    }
+
+    /**
+     * The channel as a test tool's {@link ReplicaChannelDecorator} in the Axis2 configuration wraps it (a Byzantine
+     * replica of the testbed), or as it is. A decorator on a node that replicas.xml does not allow to lie is refused.
+     */
+    private ReplicaChannel decorated(ConfigurationContext context, NodeConfig node, ReplicaChannel channel)
+            throws AxisFault {
+        Object decorator = context.getAxisConfiguration().getParameterValue(ReplicaChannelDecorator.PARAMETER);
+        if (decorator == null) {
+            return channel;
+        }
+        if (!node.byzantineAllowed()) {
+            throw new AxisFault("bftws: " + node.name() + " has a replica channel decorator (a Byzantine testing tool),"
+                    + " but its <node> in replicas.xml does not say byzantineAllowed=\"true\"");
+        }
+        LOG.warn("{}: its outbound PBFT messages pass through {} (a Byzantine testing tool)", node.name(),
+                decorator.getClass().getName());
+        return ((ReplicaChannelDecorator) decorator).decorate(channel, self, membership);
     }
 
     private ReplicaChannel soapChannel(ConfigurationContext context, Membership membership, MessageSigner signer,
@@ -310,6 +332,7 @@ public final class BftReplica {
      * an fsync per slot: docs/recovery.md).
      */
     void receive(int from, List<WireMessage> messages) {
+        received.computeIfAbsent(from, k -> new AtomicLong()).addAndGet(messages.size());
         List<org.bftws.core.Message> verified = new ArrayList<>(messages.size());
         for (WireMessage wm : messages) {
             if (verifier != null) {
@@ -345,6 +368,8 @@ public final class BftReplica {
         Map<String, Long> all = new TreeMap<>(manager.counters());
         counters.forEach((k, v) -> all.put(k, v.get()));
         all.putAll(channels.counters());
+        received.forEach((from, n) -> all.put("PBFT messages received from " + (directory.isNode(from)
+                ? directory.name(from) : "node " + from), n.get()));
         all.put("requests executed", invoker.executedRequests());
         all.put("signatures evicted from the full cache", signatures.evictions());
         all.put("signed claims evicted from the full cache", signatures.claimEvictions());

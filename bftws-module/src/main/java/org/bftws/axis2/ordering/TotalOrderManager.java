@@ -297,6 +297,10 @@ public final class TotalOrderManager {
             replies.expired(x.clients());
         } else if (o instanceof Output.Dropped d) {
             count("dropped inputs");
+            if (d.from() >= 0 && d.from() != core.id()) {
+                // per sender: a node whose messages keep being refused is faulty (docs/byzantine-testing.md)
+                count("dropped inputs from node " + d.from());
+            }
             LOG.debug("{}: dropped {}: {}", name, d.what(), d.reason());
         }
     }
