@@ -45,8 +45,18 @@ final class GroupReader {
         List<String> callers = g.children("caller").stream().map(c -> c.required("group")).toList();
         ReplicaChannelKind channel = ReplicaChannelKind.valueOf(g.attribute("replicaChannel").orElse("binary")
                 .toUpperCase(Locale.ROOT));
+        List<OperationConfig> operations = new ArrayList<>();
+        for (XmlElement o : g.children("operation")) {
+            String name = o.required("name");
+            if (operations.stream().anyMatch(known -> known.name().equals(name))) {
+                problems.add(o, "declares operation " + name + " a second time; declare each operation once");
+            }
+            operations.add(new OperationConfig(name, o.attribute("readOnly").map(v -> v.equals("true")
+                    || v.equals("1")).orElse(false), o.attribute("action").orElse(null),
+                    duration(o, "readTimeout", OperationConfig.DEFAULT_READ_TIMEOUT)));
+        }
         GroupConfig group = new GroupConfig(g.required("service"), URI.create(g.required("endpoint")), f,
-                configuration, bft, security, protocol, nodes, data, callers, channel);
+                configuration, bft, security, protocol, nodes, data, callers, channel, operations);
         if (channel == ReplicaChannelKind.BINARY && !group.wsrmOnly()) {
             for (NodeConfig node : nodes) {
                 if (node.channelEndpoint() == null) {

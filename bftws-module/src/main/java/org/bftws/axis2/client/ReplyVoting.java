@@ -26,7 +26,8 @@ public final class ReplyVoting {
 
     /**
      * Options property: the operation's {@link ReplyPolicy} (the enum or its name, any case). Default: WEAK_QUORUM
-     * (f+1 identical replies); FIRST for a group whose BFT is switched off.
+     * (f+1 identical replies); STRONG_QUORUM (2f+1) for a group that declares read-only operations; FIRST for a
+     * group whose BFT is switched off.
      */
     public static final String REPLY_POLICY = "bftws.replyPolicy";
     /** OperationContext property after a decided call: the view (Integer) the agreeing replies vouched for. */
@@ -52,9 +53,14 @@ public final class ReplyVoting {
         ReplyAuthenticator authenticator = authenticators.computeIfAbsent(group.service(),
                 s -> new ReplyAuthenticator(group, replicas.keys(), macProfile(message)));
         OperationContext operation = message.getOperationContext();
-        return new VotingReplyCollector(requestOf(message), message.getMessageID(), policyOf(message, group),
+        boolean read = message.getProperty(ReadOnlyCall.PROPERTY) != null;
+        // a read is accepted on 2f+1 identical replies whatever the operation's policy (docs/protocol.md)
+        ReplyPolicy policy = read ? ReplyPolicy.STRONG_QUORUM : policyOf(message, group);
+        return new VotingReplyCollector(requestOf(message), message.getMessageID(), policy,
                 target.destinations(), authenticator, counters, decision -> {
-                    views.merge(group.service(), decision.view(), Math::max);
+                    if (!read) { // a read's replies state no view: nothing ordered them
+                        views.merge(group.service(), decision.view(), Math::max);
+                    }
                     if (operation != null) {
                         operation.setProperty(ACCEPTED_VIEW, decision.view());
                         operation.setProperty(AGREEING, decision.agreeing());
@@ -88,7 +94,11 @@ public final class ReplyVoting {
             value = message.getProperty(REPLY_POLICY);
         }
         if (value == null) {
-            return group.wsrmOnly() ? ReplyPolicy.FIRST : ReplyPolicy.WEAK_QUORUM;
+            // Reads accepted on 2f+1 identical replies are linearizable only if every write completed at 2f+1
+            // executors too: then the two quorums share a correct replica that executed the write before it
+            // answered the read (with f+1, the f+1 replicas that executed it may all miss the read's quorum).
+            return group.wsrmOnly() ? ReplyPolicy.FIRST
+                    : group.hasReadOnlyOperations() ? ReplyPolicy.STRONG_QUORUM : ReplyPolicy.WEAK_QUORUM;
         }
         if (value instanceof ReplyPolicy p) {
             return p;
