@@ -87,6 +87,11 @@ final class TestbedCommand implements Callable<Integer> {
                     + "AxisServlet in an embedded Jetty 9.4 servlet container (docs/deployment.md)")
     String container;
 
+    @Option(names = "--read-only", description = "declare echo read-only in the run's replicas.xml: the client sends "
+            + "each echo unordered to every replica and accepts 2f+1 identical replies, else sends it ordered "
+            + "(docs/protocol.md, \"Read-only requests\")")
+    boolean readOnly;
+
     @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
     boolean keep;
 
@@ -130,9 +135,14 @@ final class TestbedCommand implements Callable<Integer> {
         if (sample.equals("kv") && tierCount == 3) {
             throw Cli.refuse(spec, "--service kv runs one group: it does not take --tiers 3");
         }
+        if (readOnly && (sample.equals("kv") || tierCount == 3 || profile == SecurityProfile.WSSEC)) {
+            throw Cli.refuse(spec, "--read-only declares the echo group's echo operation read-only: it takes neither "
+                    + "--service kv, --tiers 3 nor --security wssec (a signed request cannot be changed into an ordered "
+                    + "one, so wssec clients never read unordered)");
+        }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
                 unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
-                sample, Cli.choice(spec, "--container", container, "simple", "jetty"));
+                sample, Cli.choice(spec, "--container", container, "simple", "jetty"), readOnly);
     }
 
     @Override

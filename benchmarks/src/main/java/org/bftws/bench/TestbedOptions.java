@@ -27,10 +27,19 @@ import org.bftws.server.Cli;
  * @param service       the sample the group runs: "echo" (default) or "kv" (the key-value sample, {@link KvLoad})
  * @param container     the HTTP server of each replica: "simple" (Axis2's SimpleHTTPServer, default) or "jetty"
  *                      (AxisServlet in an embedded Jetty), passed to each replica JVM as {@code --container}
+ * @param readOnly      replicas.xml declares the echo operation read-only ({@code --read-only}): the client sends
+ *                      each echo unordered and accepts 2f+1 identical replies (docs/protocol.md, "Read-only requests")
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
-                      int tiers, ReplicaChannelKind channel, String service, String container) {
+                      int tiers, ReplicaChannelKind channel, String service, String container, boolean readOnly) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel, String service, String container) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, service, container, false);
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
@@ -90,7 +99,8 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 + " channel";
         String what = service.equals("kv") ? ", the key-value sample" : "";
         String server = container.equals("simple") ? "" : ", each node in AxisServlet in an embedded " + container;
-        return nodes + what + pbft + server + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
+        String reads = readOnly ? ", echo declared read-only" : "";
+        return nodes + what + pbft + server + reads + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
                 + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "

@@ -132,7 +132,7 @@ final class SimClient {
         readIssuedAt = now;
         readLowerBound = sim.oracle().completedThrough();
         Read read = new Read(name, readNumber);
-        for (int node : executors) {
+        for (int node : membership.executors()) { // in id order: Set.copyOf's order changes from JVM to JVM
             sim.clientReads(this, node, read);
         }
     }
