@@ -95,8 +95,10 @@ public final class ReplyVoting {
             value = message.getProperty(REPLY_POLICY);
         }
         if (value == null) {
-            return group.wsrmOnly() ? ReplyPolicy.FIRST : writesNeedStrongQuorum(group) ? ReplyPolicy.STRONG_QUORUM
-                    : ReplyPolicy.WEAK_QUORUM;
+            // WS-RM protocol messages (CreateSequence, TerminateSequence) change no state a read sees
+            boolean application = !org.bftws.rm.Wsrm.isControlAction(message.getWSAAction());
+            return group.wsrmOnly() ? ReplyPolicy.FIRST
+                    : application && writesNeedStrongQuorum(group) ? ReplyPolicy.STRONG_QUORUM : ReplyPolicy.WEAK_QUORUM;
         }
         if (value instanceof ReplyPolicy p) {
             return p;
