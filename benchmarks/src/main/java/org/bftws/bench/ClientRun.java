@@ -56,7 +56,14 @@ final class ClientRun {
             EchoClient.Settings settings = new EchoClient.Settings(deployment.clientEndpoint(), options.clients(),
                     options.requests(), options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS);
             if (!"kv".equals(options.service())) {
-                return new EchoClient(context, settings).run(listener());
+                EchoResult result = new EchoClient(context, settings).run(listener());
+                if (options.readOnly()) {
+                    org.bftws.axis2.client.VotingCounters c =
+                            org.bftws.axis2.BftwsNode.of(context).voting().counters();
+                    out.println("reads (warm-up included): " + c.readsAccepted.get() + " accepted on 2f+1 identical "
+                            + "replies without ordering, " + c.readsFallenBack.get() + " fallen back to ordered requests");
+                }
+                return result;
             }
             ServiceClient setup = new ServiceClient(context, null);
             Options o = new Options();

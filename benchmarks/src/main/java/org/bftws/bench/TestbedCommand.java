@@ -104,6 +104,11 @@ final class TestbedCommand implements Callable<Integer> {
                     + "(docs/byzantine-testing.md)")
     String byzantine;
 
+    @Option(names = "--read-only", description = "declare echo read-only in the run's replicas.xml: the client sends "
+            + "each echo unordered to every replica and accepts 2f+1 identical replies, else sends it ordered "
+            + "(docs/protocol.md, \"Read-only requests\")")
+    boolean readOnly;
+
     @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
     boolean keep;
 
@@ -160,13 +165,18 @@ final class TestbedCommand implements Callable<Integer> {
         }
         int serviceCount = Integer.parseInt(Cli.choice(spec, "--services", services, "1", "2"));
         if (serviceCount == 2 && (configuration != Configuration.III || unreplicated || tierCount == 3
-                || crashed != null || sample.equals("kv"))) {
+                || crashed != null || sample.equals("kv") || readOnly)) {
             throw Cli.refuse(spec, "--services 2 runs echo and kv on one Configuration III agreement group: it needs"
-                    + " --config III and takes neither --unreplicated, --tiers 3, --crash nor --service");
+                    + " --config III and takes neither --unreplicated, --tiers 3, --crash, --service nor --read-only");
+        }
+        if (readOnly && (sample.equals("kv") || tierCount == 3 || profile == SecurityProfile.WSSEC)) {
+            throw Cli.refuse(spec, "--read-only declares the echo group's echo operation read-only: it takes neither "
+                    + "--service kv, --tiers 3 nor --security wssec (a signed request cannot be changed into an ordered "
+                    + "one, so wssec clients never read unordered)");
         }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
                 unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
-                sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount, lie);
+                sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount, lie, readOnly);
     }
 
     @Override

@@ -68,6 +68,9 @@ final class TestbedDeployment {
         this.clientEndpoint = clientEndpoint;
     }
 
+    /** What {@code --read-only} adds to the echo group. */
+    static final String READ_ONLY_ECHO = "<operation name=\"echo\" readOnly=\"true\"/>";
+
     /** Chooses the nodes and their ports and writes {@code runDir/replicas.xml}. */
     static TestbedDeployment write(TestbedOptions options, Path runDir, TestbedKeys keys) throws IOException {
         if (options.services() == 2) {
@@ -96,8 +99,11 @@ final class TestbedDeployment {
         int f = options.unreplicated() ? 0 : 1;
         Configuration configuration = options.unreplicated() ? Configuration.I : options.configuration();
         boolean kv = "kv".equals(options.service());
+        // <operation> elements follow <protocol> in a group, so they take its place in the text when there is none
+        String protocolAndOperations = !options.readOnly() ? options.protocol()
+                : (options.protocol() == null ? "" : options.protocol() + "\n    ") + READ_ONLY_ECHO;
         Files.writeString(file, header(keys) + group(kv ? KV_SERVICE : SERVICE, kv ? KV_ENDPOINT : GROUP_ENDPOINT,
-                nodes, f, configuration, options.security(), options.protocol(), null, "", options.channel(),
+                nodes, f, configuration, options.security(), protocolAndOperations, null, "", options.channel(),
                 options.byzantine())
                 + footer());
         return new TestbedDeployment(file, nodes, kv ? KV_ENDPOINT : GROUP_ENDPOINT);

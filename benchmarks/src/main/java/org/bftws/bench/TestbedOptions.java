@@ -32,17 +32,19 @@ import org.bftws.server.Cli;
  *                      (replicas.xml's {@code <agreementGroup>}), each with its own execution nodes and clients
  * @param byzantine     the lie one replica tells ({@code --byzantine MODE}: that replica runs with the option and
  *                      replicas.xml allows it for that node only), or null for none
+ * @param readOnly      replicas.xml declares the echo operation read-only ({@code --read-only}): the client sends
+ *                      each echo unordered and accepts 2f+1 identical replies (docs/protocol.md, "Read-only requests")
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
                       int tiers, ReplicaChannelKind channel, String service, String container, int services,
-                      ByzantineMode byzantine) {
+                      ByzantineMode byzantine, boolean readOnly) {
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
                    ReplicaChannelKind channel, String service, String container) {
         this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
-                channel, service, container, 1, null);
+                channel, service, container, 1, null, false);
     }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
@@ -106,7 +108,9 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         String server = container.equals("simple") ? "" : ", each node in AxisServlet in an embedded " + container;
         String lie = byzantine == null ? "" : ", replica" + byzantine.testbedNode() + " Byzantine (" + byzantine.label()
                 + ": " + byzantine.lie() + ")";
-        return nodes + what + pbft + server + lie + ", security " + security.name().toLowerCase(java.util.Locale.ROOT)
+        String reads = readOnly ? ", echo declared read-only" : "";
+        return nodes + what + pbft + server + lie + reads + ", security "
+                + security.name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
                 + (services == 2 ? " per service" : "") + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "

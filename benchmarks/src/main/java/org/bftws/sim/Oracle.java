@@ -37,8 +37,16 @@ final class Oracle {
     /** Nested requests that reached a correct node's gate, i.e. were admitted there (Simulation.NESTED_CLIENT). */
     private final Set<Digest> admittedNested = new HashSet<>();
 
+    /** The service's state after its k-th executed request, as correct executors computed it (read linearizability). */
+    private final Map<Long, byte[]> stateAfter = new HashMap<>();
+    /** How many requests the service had executed once a request executed at a correct executor: its position. */
+    private final Map<RequestId, Long> positionOf = new HashMap<>();
+    /** The highest position of a request some client accepted the reply to: every read begun later must see it. */
+    private long completedThrough;
+
     Oracle(Signatures signatures) {
         this.signatures = signatures;
+        stateAfter.put(0L, new SimApplication().getState());
     }
 
     List<String> violations() {
@@ -155,7 +163,45 @@ final class Oracle {
         }
     }
 
+    /** A correct executor's service executed {@code id}, leaving {@code state} ({@link SimApplication#getState}). */
+    void executedState(int node, RequestId id, byte[] state) {
+        long count = SimApplication.count(state);
+        byte[] first = stateAfter.putIfAbsent(count, state);
+        if (first != null && !Arrays.equals(first, state)) {
+            violation("agreement", "node " + node + "'s service state after " + count + " requests differs from"
+                    + " another correct node's");
+        }
+        positionOf.putIfAbsent(id, count);
+    }
+
+    /** Where a read begun now must stand at least: after every request whose reply a client accepted so far. */
+    long completedThrough() {
+        return completedThrough;
+    }
+
+    /**
+     * Linearizability of a read accepted without ordering: its value must be the state after some prefix of the
+     * order that a correct executor computed (so no request after the read's acceptance can be in it), and the prefix
+     * must hold every request completed before the read began ({@code lowerBound}).
+     */
+    void acceptedRead(String client, byte[] value, long lowerBound) {
+        long count = SimApplication.count(value);
+        byte[] state = stateAfter.get(count);
+        if (state == null || !Arrays.equals(state, value)) {
+            violation("read linearizability", client + " accepted a read of a state no correct executor had"
+                    + " (after " + count + " requests)");
+        } else if (count < lowerBound) {
+            violation("read linearizability", client + " accepted a stale read: the state after " + count
+                    + " requests, though a request at position " + lowerBound + " had completed before the read"
+                    + " began");
+        }
+    }
+
     void accepted(String client, RequestId id, byte[] result) {
+        Long position = positionOf.get(id);
+        if (position != null) {
+            completedThrough = Math.max(completedThrough, position);
+        }
         byte[] correct = replies.get(id);
         if (correct == null) {
             violation("client safety", client + " accepted a reply to " + id + " that no correct executor produced");

@@ -18,7 +18,47 @@ public record Scenario(long seed, String configuration, Membership membership, R
                        int correctClients, int requestsPerClient, boolean byzantineClient,
                        double loss, double duplication, int maxDelay, int faultTicks,
                        List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
-                       boolean macRequests, SequenceEnds ends, Expiry expiry) {
+                       boolean macRequests, SequenceEnds ends, Expiry expiry, Reads reads) {
+
+    /** A schedule without read-only requests. */
+    public Scenario(long seed, String configuration, Membership membership, ReplicaOptions options,
+                    int correctClients, int requestsPerClient, boolean byzantineClient,
+                    double loss, double duplication, int maxDelay, int faultTicks,
+                    List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
+                    boolean macRequests, SequenceEnds ends, Expiry expiry) {
+        this(seed, configuration, membership, options, correctClients, requestsPerClient, byzantineClient, loss,
+                duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests, ends, expiry,
+                Reads.OFF);
+    }
+
+    /**
+     * Read-only requests (docs/protocol.md, "Read-only requests"): when {@code on}, every correct client ("c0"...)
+     * reads the service's state after each of its requests: it sends the read to every executor, each correct one
+     * answers at once from its current state (a Byzantine one lies), and the client accepts {@code rule}'s number of
+     * identical answers within {@link SimClient#RETRANSMIT_TICKS}, else it sends the read as an ordered request.
+     * {@code rule} is {@link ReadRule#CORRECT} in every generated schedule; the broken ones exist to show that the
+     * oracle catches a wrong rule.
+     */
+    public record Reads(boolean on, ReadRule rule) {
+        public static final Reads OFF = new Reads(false, ReadRule.CORRECT);
+    }
+
+    /** How many identical answers a read and a write are accepted on. */
+    public enum ReadRule {
+        /** Reads on 2f+1; writes on 2f+1 with 3f+1 executors (Configuration I), else f+1: w + r > executors + f. */
+        CORRECT,
+        /** Broken: reads on f+1 identical answers. */
+        F_PLUS_ONE_READS,
+        /** Broken: reads on 2f+1, but writes on f+1 in Configuration I as well. */
+        F_PLUS_ONE_WRITES
+    }
+
+    /** This schedule with read-only requests as {@code reads} says. */
+    public Scenario withReads(Reads reads) {
+        return new Scenario(seed, configuration, membership, options, correctClients, requestsPerClient,
+                byzantineClient, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests,
+                ends, expiry, reads);
+    }
 
     /** Simulated wall-clock milliseconds per tick (the nodes' clocks and the sequences' creation times). */
     public static final long MS_PER_TICK = 10;
@@ -125,7 +165,8 @@ public record Scenario(long seed, String configuration, Membership membership, R
                 .append(byzantineClient ? " + a Byzantine client" : "")
                 .append(ends.replayer() ? " + a client replaying on its ended sequence" : "")
                 .append(macRequests ? ", requests authenticated with MACs" : "")
-                .append(ends.terminate() ? ", clients terminate their sequences" : "").append('\n');
+                .append(ends.terminate() ? ", clients terminate their sequences" : "")
+                .append(reads.on() ? ", clients read (read-only requests, rule " + reads.rule() + ")" : "").append('\n');
         sb.append("  options ").append(options).append('\n');
         if (expiry.on()) {
             sb.append("  expiry: ").append(expiry).append('\n');

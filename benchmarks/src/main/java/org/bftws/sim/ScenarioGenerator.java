@@ -18,6 +18,14 @@ public final class ScenarioGenerator {
     }
 
     public static Scenario generate(long seed) {
+        // Read-only requests in half of the schedules, from a stream of their own (every schedule is otherwise
+        // drawn as it was before they existed).
+        boolean reads = new Random(seed * 613 + 0x72656164L).nextBoolean();
+        Scenario s = draw(seed);
+        return reads ? s.withReads(new Scenario.Reads(true, Scenario.ReadRule.CORRECT)) : s;
+    }
+
+    private static Scenario draw(long seed) {
         Random rnd = new Random(seed);
         int f = rnd.nextInt(10) == 0 ? 2 : 1;
         int kind = rnd.nextInt(10);

@@ -23,6 +23,11 @@ final class SimApplication {
         return ByteBuffer.allocate(16).putLong(state).putLong(count).array();
     }
 
+    /** How many requests had executed when {@code state} ({@link #getState}) was taken. */
+    static long count(byte[] state) {
+        return state.length < 16 ? -1 : ByteBuffer.wrap(state).getLong(8);
+    }
+
     void setState(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         state = b.getLong();

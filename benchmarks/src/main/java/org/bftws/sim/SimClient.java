@@ -30,6 +30,24 @@ final class SimClient {
 
     static final int RETRANSMIT_TICKS = 40;
 
+    /** A read-only request: number {@code number} of client {@code client}'s reads, answered outside the order. */
+    record Read(String client, int number) {
+    }
+
+    /** Executor {@code sender}'s answer to a read: its service's state ({@link SimApplication#getState}). */
+    record ReadAnswer(String client, int number, int sender, byte[] value) {
+    }
+
+    /** Whether and how this client reads; off unless {@link #reading} says otherwise. */
+    private Scenario.Reads reads = Scenario.Reads.OFF;
+    private boolean readingNow;
+    private int readNumber;
+    private long readIssuedAt;
+    private long readLowerBound;
+    private final java.util.Map<Integer, byte[]> readAnswers = new java.util.HashMap<>();
+    /** The request in flight is a read sent ordered after all: it is not one of the client's requests. */
+    private boolean fallbackRead;
+
     /** The client's name; {@link #id} is its current sequence. */
     private final String name;
     private String id;
@@ -83,6 +101,74 @@ final class SimClient {
         this.byzantine = byzantine;
         this.membership = membership;
         this.executors = Set.copyOf(membership.executors());
+    }
+
+    /** Makes this client read the state after each of its requests, as {@code reads} says. */
+    SimClient reading(Scenario.Reads reads) {
+        this.reads = reads;
+        return this;
+    }
+
+    /**
+     * How many identical replies an ordered request is accepted on: f+1, or 2f+1 when the client also reads and the
+     * group has 3f+1 executors (a read's 2f+1 must then meet a correct executor of every completed write).
+     */
+    private ReplyPolicy writePolicy() {
+        // not the TerminateSequence: it changes no state a read sees, and correct executors may answer a retransmitted
+        // one differently (its reply, or that the sequence ended), which 2f+1 identical could wait for forever (seed
+        // 1577 got stuck so)
+        boolean strong = reads.on() && reads.rule() != Scenario.ReadRule.F_PLUS_ONE_WRITES
+                && executors.size() >= 3 * membership.f() + 1 && (current == null || !terminates(current));
+        return strong ? ReplyPolicy.STRONG_QUORUM : ReplyPolicy.WEAK_QUORUM;
+    }
+
+    private int readThreshold() {
+        return reads.rule() == Scenario.ReadRule.F_PLUS_ONE_READS ? membership.f() + 1
+                : Math.min(2 * membership.f() + 1, executors.size());
+    }
+
+    /** A read: to every executor, once; the lower bound is what had completed when it began. */
+    private void startRead(long now, Simulation sim) {
+        readingNow = true;
+        readNumber++;
+        readAnswers.clear();
+        readIssuedAt = now;
+        readLowerBound = sim.oracle().completedThrough();
+        Read read = new Read(name, readNumber);
+        for (int node : membership.executors()) { // in id order: Set.copyOf's order changes from JVM to JVM
+            sim.clientReads(this, node, read);
+        }
+    }
+
+    void onReadAnswer(ReadAnswer a, long now, Simulation sim) {
+        if (!readingNow || a.number() != readNumber || !executors.contains(a.sender())
+                || readAnswers.containsKey(a.sender())) {
+            return;
+        }
+        readAnswers.put(a.sender(), a.value());
+        java.util.Map<String, Integer> same = new java.util.HashMap<>();
+        int best = 0;
+        for (byte[] v : readAnswers.values()) {
+            best = Math.max(best, same.merge(java.util.Arrays.toString(v), 1, Integer::sum));
+        }
+        int agreeing = same.get(java.util.Arrays.toString(a.value()));
+        if (agreeing >= readThreshold()) {
+            sim.oracle().acceptedRead(name, a.value(), readLowerBound);
+            sim.count("reads accepted");
+            sim.trace(now, name + " accepts read " + readNumber + ": the state after "
+                    + SimApplication.count(a.value()) + " requests");
+            readingNow = false;
+        } else if (best + (executors.size() - readAnswers.size()) < readThreshold()) {
+            fallBack(now, sim, "the answers disagree");
+        }
+    }
+
+    /** The read goes out as an ordered request next (its reply is checked like any other). */
+    private void fallBack(long now, Simulation sim, String why) {
+        readingNow = false;
+        fallbackRead = true;
+        sim.count("reads fallen back");
+        sim.trace(now, name + " sends read " + readNumber + " ordered: " + why);
     }
 
     /** The client's name (its address in the simulation); its sequences are named after it. */
@@ -168,6 +254,13 @@ final class SimClient {
             replay(now, sim);
             return;
         }
+        if (readingNow) {
+            if (now - readIssuedAt >= RETRANSMIT_TICKS) {
+                fallBack(now, sim, "no " + readThreshold() + " identical answers in time");
+            } else {
+                return;
+            }
+        }
         if (current == null && idleFrom >= 0 && now - idleFrom < idleTicks) {
             return; // away
         }
@@ -177,15 +270,15 @@ final class SimClient {
         if (current == null && replayAfterExpiry != null) {
             current = replayAfterExpiry;
             sim.trace(now, name + " replays " + current + " on its expired sequence");
-            voter = new Voter(current.id(), membership.f(), executors, ReplyPolicy.WEAK_QUORUM);
+            voter = new Voter(current.id(), membership.f(), executors, writePolicy());
             issuedAt = now;
             sendToAll(sim, now);
         } else if (current == null) {
             current = finished >= requests ? terminateRequest(id, next)
-                    : new Request(new RequestId(id, next), payload(next, ""));
+                    : new Request(new RequestId(id, next), payload(next, fallbackRead ? "read" : ""));
             sent.add(current);
             sim.signatures().clientSigns(current);
-            voter = new Voter(current.id(), membership.f(), executors, ReplyPolicy.WEAK_QUORUM);
+            voter = new Voter(current.id(), membership.f(), executors, writePolicy());
             issuedAt = now;
             sendToAll(sim, now);
         } else if (now - lastSent >= RETRANSMIT_TICKS) {
@@ -206,7 +299,7 @@ final class SimClient {
             current = k % 3 == 2 ? new Request(new RequestId(id, next + 1L + k), payload(next + 1 + k, "late"))
                     : sent.get(k % sent.size());
             sim.signatures().clientSigns(current);
-            voter = new Voter(current.id(), membership.f(), executors, ReplyPolicy.WEAK_QUORUM);
+            voter = new Voter(current.id(), membership.f(), executors, writePolicy());
             issuedAt = now;
             sim.trace(now, id + " replays " + current + " on its ended sequence");
         }
@@ -276,6 +369,7 @@ final class SimClient {
             sim.count(wasIdle ? "idle clients refused as expired" : "requests refused: sequence " + refused.get());
             sim.trace(now, name + " was told its sequence is " + refused.get() + " at " + current.id());
             maxLatency = Math.max(maxLatency, now - issuedAt);
+            fallbackRead = false;
             boolean wasTerminate = finished >= requests;
             Request first = current.id().number() > 1 && !wasTerminate
                     ? new Request(new RequestId(id, 1), payload(1, "")) : null;
@@ -312,8 +406,15 @@ final class SimClient {
             maxLatency = Math.max(maxLatency, now - issuedAt);
             current = null;
             next++;
+            if (fallbackRead) {
+                fallbackRead = false; // the read, answered in order: not one of the client's requests
+                return;
+            }
             if (++finished >= requests && !terminates) {
                 done = true;
+            }
+            if (reads.on() && finished < requests) {
+                startRead(now, sim);
             }
             if (idleTicks > 0 && !wasIdle && idleFrom < 0 && finished == Math.max(1, requests / 2) && finished < requests) {
                 idleFrom = now;
@@ -322,7 +423,7 @@ final class SimClient {
             }
         } else if (o.state() == Voter.State.INCONCLUSIVE) {
             sim.trace(now, name + " could not decide on " + current.id() + "; asks again");
-            voter = new Voter(current.id(), membership.f(), executors, ReplyPolicy.WEAK_QUORUM);
+            voter = new Voter(current.id(), membership.f(), executors, writePolicy());
         }
     }
 

@@ -46,6 +46,10 @@ public final class Simulation {
     private final Oracle oracle = new Oracle(signatures);
     private final Node[] nodes;
     private final SimApplication[] apps;
+    /** Each node's service state before its last execution: what a Byzantine node passes off as a read's answer. */
+    private final byte[][] previousState;
+    /** The Byzantine nodes' choices of lie on reads, from a stream of their own. */
+    private final Random lies;
     private final boolean[] down;
     private final Tamperer[] tamperers;
     /** What each node persisted (its data directory): survives a crash, read back on a restart from disk. */
@@ -64,6 +68,8 @@ public final class Simulation {
         int n = membership.size();
         this.nodes = new Node[n];
         this.apps = new SimApplication[n];
+        this.previousState = new byte[n][];
+        this.lies = new Random(scenario.seed() ^ 0x6c696573L);
         this.down = new boolean[n];
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
@@ -78,7 +84,7 @@ public final class Simulation {
         boolean timed = scenario.expiry().on();
         for (int c = 0; c < scenario.correctClients(); c++) {
             addClient(new SimClient("c" + c, scenario.requestsPerClient(), false, scenario.ends().terminate(), false,
-                    membership, null, timed, 0));
+                    membership, null, timed, 0).reading(scenario.reads()));
         }
         if (scenario.ends().replayer()) {
             addClient(new SimClient("replayer", scenario.requestsPerClient(), false, true, true, membership, null,
@@ -115,7 +121,11 @@ public final class Simulation {
     long livenessBound() {
         long timeout = scenario.options().viewChangeTimeout();
         int f = membership.f();
-        return (timeout << (f + 3)) * 2 + (scenario.requestsPerClient() + 1L) * (2 * timeout + 2L * SimClient.RETRANSMIT_TICKS)
+        long perRequest = 2 * timeout + 2L * SimClient.RETRANSMIT_TICKS;
+        if (scenario.reads().on()) {
+            perRequest = 2 * perRequest + SimClient.RETRANSMIT_TICKS; // a read after each, which may fall back
+        }
+        return (timeout << (f + 3)) * 2 + (scenario.requestsPerClient() + 1L) * perRequest
                 + (scenario.expiry().idler() ? scenario.expiry().idleTicks() + 2 * timeout + 2L * SimClient.RETRANSMIT_TICKS : 0);
     }
 
@@ -279,6 +289,12 @@ public final class Simulation {
     private void deliver(SimNetwork.Envelope e) {
         if (e.to() >= nodes.length) {
             SimClient c = clients.get(e.to() - nodes.length);
+            if (e.payload() instanceof SimClient.ReadAnswer a) {
+                if (a.sender() == e.from()) {
+                    c.onReadAnswer(a, now, this);
+                }
+                return;
+            }
             Reply r = (Reply) e.payload();
             if (r.sender() == e.from()) {
                 c.onReply(r, now, this);
@@ -286,6 +302,10 @@ public final class Simulation {
             return;
         }
         if (down[e.to()]) {
+            return;
+        }
+        if (e.payload() instanceof SimClient.Read read) {
+            answerRead(e.to(), e.from(), read);
             return;
         }
         if (e.payload() instanceof Request r) {
@@ -316,6 +336,28 @@ public final class Simulation {
             return;
         }
         process(e.to(), nodes[e.to()].onMessage(m));
+    }
+
+    /**
+     * A read-only request reaches node {@code i}: a correct node answers at once from its service's current state
+     * (between two executions: the simulator runs one thing at a time); a Byzantine node lies, with the state before
+     * its last execution (what a lagging correct replica would say), the initial state, garbage, or now and then the
+     * truth.
+     */
+    private void answerRead(int i, int client, SimClient.Read read) {
+        byte[] value = apps[i].getState();
+        if (scenario.byzantine().containsKey(i)) {
+            int lie = lies.nextInt(4);
+            value = lie == 0 && previousState[i] != null ? previousState[i]
+                    : lie == 1 ? new SimApplication().getState()
+                    : lie == 2 ? java.nio.ByteBuffer.allocate(16).putLong(lies.nextLong()).putLong(lies.nextInt(50)).array()
+                    : value;
+        }
+        count("reads answered");
+        SimClient.ReadAnswer answer = new SimClient.ReadAnswer(read.client(), read.number(), i, value);
+        trace(() -> "node " + i + " answers " + read + " with the state after " + SimApplication.count(answer.value())
+                + " requests");
+        network.send(now, i, client, answer, 0);
     }
 
     /**
@@ -352,10 +394,12 @@ public final class Simulation {
                 List<byte[]> results = new ArrayList<>();
                 for (Request r : e.requests()) {
                     // a TerminateSequence runs the WS-RM layer, not the service; the core answers it itself
+                    previousState[i] = apps[i].getState();
                     byte[] result = SimClient.terminates(r) ? Reply.sequenceEnded("terminated") : apps[i].execute(r);
                     results.add(result);
                     if (correct) {
                         oracle.replied(i, r.id(), result);
+                        oracle.executedState(i, r.id(), apps[i].getState());
                     }
                 }
                 process(i, nodes[i].onExecuted(e.seq(), results));
@@ -441,6 +485,10 @@ public final class Simulation {
     }
 
     // ------------------------------------------------------------------------------------------------ for clients
+
+    void clientReads(SimClient c, int node, SimClient.Read read) {
+        network.send(now, nodes.length + clientIndex.get(c.id()), node, read, 0);
+    }
 
     void clientSends(SimClient c, int node, Request r) {
         network.send(now, nodes.length + clientIndex.get(c.id()), node, r, 0);

@@ -73,6 +73,16 @@ class TestbedDeploymentTest {
     }
 
     @Test
+    void readOnlyDeclaresEchoReadOnlyWithOrWithoutProtocolAttributes() throws Exception {
+        assertTrue(written("--read-only").groups().get(0).readOnlyOperation("echo").isPresent());
+        GroupConfig both = written("--read-only", "--protocol", "batchMaxDelay=3ms").groups().get(0);
+        assertTrue(both.readOnlyOperation("echo").isPresent());
+        assertEquals(java.time.Duration.ofMillis(3), both.protocol().batchMaxDelay());
+        assertTrue(written().groups().get(0).operations().isEmpty());
+        assertTrue(both.readOnlyOperation("append").isEmpty());
+    }
+
+    @Test
     void configurationsIIAndIIIGetTheirRolesAndUnreplicatedIsOneWsrmOnlyNode() throws Exception {
         GroupConfig two = written("--config", "II").groups().get(0);
         assertEquals(Configuration.II, two.configuration());

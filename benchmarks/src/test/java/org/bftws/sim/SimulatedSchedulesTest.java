@@ -100,6 +100,9 @@ class SimulatedSchedulesTest {
             if (s.crashes().stream().filter(c -> c.restart() == Scenario.Restart.DISK).count() >= s.membership().agreementCount() - 1) {
                 kinds.merge("whole group restarts from disk", 1, Integer::sum);
             }
+            if (s.reads().on()) {
+                kinds.merge("read-only requests", 1, Integer::sum);
+            }
             if (s.loss() > 0.1 && s.duplication() > 0.05) {
                 kinds.merge("heavy loss and duplication", 1, Integer::sum);
             }
@@ -110,12 +113,12 @@ class SimulatedSchedulesTest {
         }
         for (String kind : List.of("configuration I", "configuration II", "configuration III", "f=2", "Byzantine client",
                 "partitions", "restart without memory", "restart with memory", "restart from disk",
-                "whole group restarts from disk", "heavy loss and duplication")) {
+                "whole group restarts from disk", "heavy loss and duplication", "read-only requests")) {
             assertTrue(kinds.getOrDefault(kind, 0) >= 30, kind + " appears in only " + kinds.get(kind) + " schedules");
         }
         for (String happened : List.of("state transfers", "view changes started", "views installed",
                 "authentication rejections", "sent StateSnapshot", "sent CommittedBatch", "sent FetchRequests",
-                "restarts from disk")) {
+                "restarts from disk", "reads accepted", "reads fallen back")) {
             assertTrue(events.getOrDefault(happened, 0L) >= 50, happened + ": only " + events.get(happened));
         }
     }

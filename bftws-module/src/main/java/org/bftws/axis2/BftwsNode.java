@@ -49,6 +49,7 @@ public final class BftwsNode {
                 settings.attemptTimeout().toMillis());
         this.voting = new ReplyVoting(settings.replicas());
         sender.setCollectors(voting::collectorFor);
+        sender.countReadsIn(voting.counters());
         this.source = new RmSource(configuration, settings.replicas(), sender, settings.attemptTimeout().toMillis()
                 * (settings.maxRetransmissions() + 2L));
     }

@@ -36,6 +36,9 @@ public final class InHandler extends AbstractHandler {
             return InvocationResponse.CONTINUE;
         }
         try {
+            if (ReadOnlyHeader.present(mc.getEnvelope())) {
+                return ReadOnlyAdmission.accept(mc, node);
+            }
             return accept(mc, node);
         } catch (RmFault f) {
             throw f.logRefusal(mc, node.counters().refused.incrementAndGet());

@@ -47,6 +47,17 @@ public final class OutHandler extends AbstractHandler {
             // paper 3.4: a replica's call from inside an ordered execution is its group's nested call
             org.bftws.axis2.ordering.BftReplica replica = node.replica();
             boolean nested = NestedCallScope.active() && replica != null && target.group() != null;
+            org.bftws.config.OperationConfig readOnly = nested ? null : readOnly(mc, target);
+            if (readOnly != null) {
+                // no message number: a read is answered outside the order, and a number it never used would stall
+                // the sequence; the MulticastSender numbers it if it has to send it ordered after all
+                ReadOnlyHeader.addTo(mc.getEnvelope());
+                mc.setProperty(org.bftws.axis2.client.ReadOnlyCall.PROPERTY,
+                        new org.bftws.axis2.client.ReadOnlyCall(readOnly, target.group(), source));
+                mc.setProperty(MulticastSender.TARGET, target);
+                mc.setTransportOut(source.sender().description());
+                return InvocationResponse.CONTINUE;
+            }
             OutboundSequence seq = nested ? source.nestedSequenceFor(mc, replica.group()) : source.sequenceFor(mc);
             long n = seq.nextMessageNumber();
             if (nested) {
@@ -63,9 +74,30 @@ public final class OutHandler extends AbstractHandler {
         return InvocationResponse.CONTINUE;
     }
 
+    /**
+     * The read-only operation this call invokes, when it may go unordered: a BFT group declares it read-only for
+     * the call's wsa:Action, the caller did not switch the path off, and the group's profile lets the client change
+     * the request after it was authenticated, should it have to send it ordered (not {@code wssec}: a signed
+     * envelope is final).
+     */
+    private static org.bftws.config.OperationConfig readOnly(MessageContext mc, Target target) {
+        org.bftws.config.GroupConfig group = target.group();
+        if (group == null || group.wsrmOnly() || !group.hasReadOnlyOperations()
+                || group.security().profile() == org.bftws.config.SecurityProfile.WSSEC
+                || "false".equals(String.valueOf(mc.getOptions().getProperty(
+                        org.bftws.axis2.client.ReadOnlyCall.ENABLED)))) {
+            return null;
+        }
+        return group.readOnlyForAction(mc.getWSAAction()).orElse(null);
+    }
+
     private static void annotateReply(MessageContext reply, BftwsNode node) throws AxisFault {
         OperationContext op = reply.getOperationContext();
         MessageContext request = op == null ? null : op.getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+        if (request != null && Boolean.TRUE.equals(request.getProperty(ReadOnlyAdmission.READ_ONLY))) {
+            ReadOnlyHeader.addTo(reply.getEnvelope()); // covered by the reply's MAC or signature
+            return;
+        }
         if (request == null || request.getProperty(InHandler.SEQUENCE_ID) == null) {
             return;
         }

@@ -19,14 +19,39 @@ import java.util.List;
  * @param callers       services of the groups allowed to call this one with nested requests (paper 3.4); each such
  *                      request is accepted only after p+1 identical copies from that group's replicas
  * @param replicaChannel how the nodes exchange PBFT messages
+ * @param operations    what the file says about the service's operations (the read-only ones)
  */
 public record GroupConfig(String service, URI endpoint, int f, Configuration configuration, boolean bftEnabled,
                           SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory,
-                          List<String> callers, ReplicaChannelKind replicaChannel) {
+                          List<String> callers, ReplicaChannelKind replicaChannel, List<OperationConfig> operations) {
 
     public GroupConfig {
         nodes = List.copyOf(nodes);
         callers = List.copyOf(callers);
+        operations = List.copyOf(operations);
+    }
+
+    /** A group that declares nothing about its operations. */
+    public GroupConfig(String service, URI endpoint, int f, Configuration configuration, boolean bftEnabled,
+                       SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory,
+                       List<String> callers, ReplicaChannelKind replicaChannel) {
+        this(service, endpoint, f, configuration, bftEnabled, security, protocol, nodes, dataDirectory, callers,
+                replicaChannel, List.of());
+    }
+
+    /** The operation named {@code operation} when it is declared read-only (a replica's check). */
+    public java.util.Optional<OperationConfig> readOnlyOperation(String operation) {
+        return operations.stream().filter(o -> o.readOnly() && o.name().equals(operation)).findFirst();
+    }
+
+    /** The read-only operation a client's request with {@code wsaAction} calls, if any (a client's choice). */
+    public java.util.Optional<OperationConfig> readOnlyForAction(String wsaAction) {
+        return operations.stream().filter(o -> o.readOnly() && o.matchesAction(wsaAction)).findFirst();
+    }
+
+    /** Whether any operation is declared read-only: then linearizable reads need writes decided by 2f+1 replies. */
+    public boolean hasReadOnlyOperations() {
+        return operations.stream().anyMatch(OperationConfig::readOnly);
     }
 
     /** A group on the default (binary) replica channel. */

@@ -84,8 +84,18 @@ final class GroupReader {
         nodes.sort(Comparator.comparing((NodeConfig n) -> !n.role().orders()).thenComparingInt(NodeConfig::id));
         ReplicaChannelKind channel = ReplicaChannelKind.valueOf(shared.attribute("replicaChannel").orElse("binary")
                 .toUpperCase(Locale.ROOT));
+        List<OperationConfig> operations = new ArrayList<>();
+        for (XmlElement o : members.children("operation")) {
+            String name = o.required("name");
+            if (operations.stream().anyMatch(known -> known.name().equals(name))) {
+                problems.add(o, "declares operation " + name + " a second time; declare each operation once");
+            }
+            operations.add(new OperationConfig(name, o.attribute("readOnly").map(v -> v.equals("true")
+                    || v.equals("1")).orElse(false), o.attribute("action").orElse(null),
+                    duration(o, "readTimeout", OperationConfig.DEFAULT_READ_TIMEOUT)));
+        }
         GroupConfig group = new GroupConfig(service, URI.create(members.required("endpoint")), f,
-                configuration, bft, security, protocol, nodes, data, callers, channel);
+                configuration, bft, security, protocol, nodes, data, callers, channel, operations);
         if (channel == ReplicaChannelKind.BINARY && !group.wsrmOnly()) {
             for (NodeConfig node : nodes) {
                 if (node.channelEndpoint() == null) {

@@ -4,8 +4,8 @@ package org.bftws.core;
  * How many identical replies from distinct executors a client waits for (per operation). BFT-WS's default is
  * {@link #WEAK_QUORUM}: f+1 identical replies include one from a correct executor. The others serve operations with
  * other needs (WS-Replication's first/majority/all; WebBFT's 2f+1). A policy changes only how many replies the
- * client waits for: every request, a read as much as a write, is ordered by PBFT and executed by every executor
- * (there is no unordered read-only path).
+ * client waits for on an ordered request; a read-only request sent unordered is always accepted on 2f+1
+ * (docs/protocol.md, "Read-only requests").
  */
 public enum ReplyPolicy {
     /** The first reply: no Byzantine protection, for operations whose result the caller checks itself. */

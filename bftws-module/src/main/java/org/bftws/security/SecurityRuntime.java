@@ -155,6 +155,24 @@ public final class SecurityRuntime {
         return Optional.ofNullable(authenticators.get(profile));
     }
 
+    /**
+     * Authenticates an outgoing message of {@code group} again after it changed outside the flow (a read-only request
+     * a client sends again as an ordered one), as the security handler did: a fresh request authenticator in
+     * {@code mac}; nothing in {@code none}. Not for {@code wssec}, whose signed envelope cannot be changed afterwards.
+     */
+    public void protectAgain(MessageContext outgoing, GroupConfig group) throws SecurityRefusal {
+        SecurityProfile profile = group.security().profile();
+        if (profile == SecurityProfile.NONE) {
+            return;
+        }
+        if (profile == SecurityProfile.WSSEC) {
+            throw new IllegalStateException("a WS-Security signed request cannot be changed and signed again");
+        }
+        outgoing.removeProperty(SignedEnvelope.PROPERTY);
+        authenticator(profile).orElseThrow(() -> new IllegalStateException("no authenticator for profile " + profile))
+                .protect(outgoing, group);
+    }
+
     /** This party's mac profile; empty for a party without a name (it has no keys). */
     public Optional<org.bftws.security.mac.MacAuthenticator> macProfile() {
         return authenticators.get(SecurityProfile.MAC) instanceof org.bftws.security.mac.MacAuthenticator m

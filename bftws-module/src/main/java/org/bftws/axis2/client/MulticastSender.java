@@ -52,6 +52,7 @@ import org.bftws.wire.WireLimits;
  * decided any more (every node answered or gave up, or the total of all attempts and backoffs ran out).
  */
 public final class MulticastSender extends AbstractHandler implements TransportSender {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MulticastSender.class);
 
     /** Message context property: the {@link Target} the OutHandler resolved. */
     public static final String TARGET = "bftws.target";
@@ -93,6 +94,8 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     private final Backoff defaultBackoff;
     private final long attemptTimeoutMillis;
     private volatile BiFunction<Target, MessageContext, ReplyCollector> collectors = MulticastSender::defaultCollector;
+    /** Where reads accepted and fallen back are counted (the reply voting's counters); null: not counted. */
+    private volatile VotingCounters readCounters;
 
     public MulticastSender(RmCounters counters, Backoff backoff, long attemptTimeoutMillis) {
         this.counters = counters;
@@ -115,6 +118,11 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         return description;
     }
 
+    /** Counts reads accepted and fallen back in {@code counters} (the module's reply voting's). */
+    public void countReadsIn(VotingCounters counters) {
+        this.readCounters = counters;
+    }
+
     /** Replaces how replies are decided (the client Voter plugs in here). */
     public void setCollectors(BiFunction<Target, MessageContext, ReplyCollector> factory) {
         this.collectors = factory;
@@ -135,13 +143,13 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         if (target == null) {
             throw new AxisFault("bftws: MulticastSender selected for a message without a resolved target");
         }
-        Transmission.Message message = serialise(mc);
-        refuseOversized(target, message);
-        ReplyCollector collector;
-        try {
-            collector = collectors.apply(target, mc);
-        } catch (RuntimeException e) {
-            throw new AxisFault("bftws: cannot decide replies from " + target.address() + ": " + e.getMessage(), e);
+        if (mc.getProperty(ReadOnlyCall.PROPERTY) instanceof ReadOnlyCall read) {
+            NodeReply reply = read(mc, target, read);
+            if (reply != null) {
+                handOver(mc, reply);
+                return InvocationResponse.CONTINUE;
+            }
+            read.toOrdered(mc); // and on as the ordered request the call would have been
         }
         Backoff backoff = mc.getProperty(BACKOFF) instanceof Backoff b ? b : backoffFor(target);
         long attemptMillis = attemptTimeoutFor(target);
@@ -149,23 +157,12 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         // node missing a message would hold back every later one, so they keep getting it)
         boolean stopWhenSettled = target.group() != null && !target.group().wsrmOnly();
         Transmission.Schedule schedule = new Transmission.Schedule(backoff, attemptMillis, stopWhenSettled);
+        ReplyCollector collector = collectorFor(target, mc);
+        Transmission.Message message = serialise(mc);
+        refuseOversized(target, message);
         List<Transmission> transmissions = new ArrayList<>();
-        if (target.destinations().size() == 1) {
-            new Transmission(http, target.destinations().get(0), message, schedule, collector, counters).run();
-        } else {
-            for (URI node : target.destinations()) {
-                Transmission t = new Transmission(http, node, message, schedule, collector, counters);
-                transmissions.add(t);
-                nodes.execute(t);
-            }
-        }
-        NodeReply reply;
-        try {
-            reply = collector.await(schedule.totalMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AxisFault("bftws: interrupted while waiting for the reply from " + target.address());
-        }
+        NodeReply reply = multicast(target, message, schedule, collector, transmissions,
+                schedule.totalMillis());
         if (reply == null) {
             throw new AxisFault("bftws: no reply decided for the request to " + target.address() + ": "
                     + collector.whyUndecided());
@@ -175,6 +172,67 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         }
         handOver(mc, reply);
         return InvocationResponse.CONTINUE;
+    }
+
+    /**
+     * A read-only request (docs/client.md, "Read-only operations"): one attempt to every node, no retransmission,
+     * accepted on 2f+1 identical replies within the operation's readTimeout (the collector knows the threshold);
+     * null when it was not, or when what they agreed on is a fault (the ordered request then says what is right).
+     */
+    private NodeReply read(MessageContext mc, Target target, ReadOnlyCall read) throws AxisFault {
+        long timeout = read.operation().readTimeout().toMillis();
+        Transmission.Schedule schedule = new Transmission.Schedule(Backoff.of(java.time.Duration.ofMillis(1), 0),
+                timeout, true);
+        ReplyCollector collector = collectorFor(target, mc);
+        Transmission.Message message = serialise(mc);
+        refuseOversized(target, message);
+        List<Transmission> transmissions = new ArrayList<>();
+        NodeReply reply = multicast(target, message, schedule, collector, transmissions, timeout);
+        if (!transmissions.isEmpty()) {
+            abandonLater(transmissions);
+        }
+        if (reply != null && reply.status() < 400) {
+            readCounters(mc).ifPresent(c -> c.readsAccepted.incrementAndGet());
+            return reply;
+        }
+        readCounters(mc).ifPresent(c -> c.readsFallenBack.incrementAndGet());
+        LOG.debug("read-only request {} to {} falls back to an ordered request: {}", mc.getMessageID(),
+                target.address(), reply != null ? "the replicas agreed on a fault" : collector.whyUndecided());
+        return null;
+    }
+
+    /** The voting counters of this engine's client, when the module's reply voting is installed. */
+    private java.util.Optional<VotingCounters> readCounters(MessageContext unused) {
+        return java.util.Optional.ofNullable(readCounters);
+    }
+
+    private ReplyCollector collectorFor(Target target, MessageContext mc) throws AxisFault {
+        try {
+            return collectors.apply(target, mc);
+        } catch (RuntimeException e) {
+            throw new AxisFault("bftws: cannot decide replies from " + target.address() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Sends {@code message} to every destination and waits up to {@code waitMillis} for the collector's decision. */
+    private NodeReply multicast(Target target, Transmission.Message message, Transmission.Schedule schedule,
+                                ReplyCollector collector, List<Transmission> transmissions, long waitMillis)
+            throws AxisFault {
+        if (target.destinations().size() == 1) {
+            new Transmission(http, target.destinations().get(0), message, schedule, collector, counters).run();
+        } else {
+            for (URI node : target.destinations()) {
+                Transmission t = new Transmission(http, node, message, schedule, collector, counters);
+                transmissions.add(t);
+                nodes.execute(t);
+            }
+        }
+        try {
+            return collector.await(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AxisFault("bftws: interrupted while waiting for the reply from " + target.address());
+        }
     }
 
     /**
@@ -219,7 +277,6 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         return target.group() == null ? attemptTimeoutMillis : target.group().protocol().clientTimeout().toMillis();
     }
 
-    /** Every attempt and backoff of a node's full schedule, plus a second: a node that used it all has given up. */
     private static Transmission.Message serialise(MessageContext mc) throws AxisFault {
         OMOutputFormat format = new OMOutputFormat();
         format.setSOAP11(mc.isSOAP11());

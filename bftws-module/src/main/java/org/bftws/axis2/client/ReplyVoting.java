@@ -26,7 +26,9 @@ public final class ReplyVoting {
 
     /**
      * Options property: the operation's {@link ReplyPolicy} (the enum or its name, any case). Default: WEAK_QUORUM
-     * (f+1 identical replies); FIRST for a group whose BFT is switched off.
+     * (f+1 identical replies); STRONG_QUORUM (2f+1) for a Configuration I group that declares read-only operations
+     * ({@link #writesNeedStrongQuorum}); FIRST for a
+     * group whose BFT is switched off.
      */
     public static final String REPLY_POLICY = "bftws.replyPolicy";
     /** OperationContext property after a decided call: the view (Integer) the agreeing replies vouched for. */
@@ -52,9 +54,14 @@ public final class ReplyVoting {
         ReplyAuthenticator authenticator = authenticators.computeIfAbsent(group.service(),
                 s -> new ReplyAuthenticator(group, replicas.keys(), macProfile(message)));
         OperationContext operation = message.getOperationContext();
-        return new VotingReplyCollector(requestOf(message), message.getMessageID(), policyOf(message, group),
+        boolean read = message.getProperty(ReadOnlyCall.PROPERTY) != null;
+        // a read is accepted on 2f+1 identical replies whatever the operation's policy (docs/protocol.md)
+        ReplyPolicy policy = read ? ReplyPolicy.STRONG_QUORUM : policyOf(message, group);
+        return new VotingReplyCollector(requestOf(message), message.getMessageID(), policy,
                 target.destinations(), authenticator, counters, decision -> {
-                    views.merge(group.service(), decision.view(), Math::max);
+                    if (!read) { // a read's replies state no view: nothing ordered them
+                        views.merge(group.service(), decision.view(), Math::max);
+                    }
                     if (operation != null) {
                         operation.setProperty(ACCEPTED_VIEW, decision.view());
                         operation.setProperty(AGREEING, decision.agreeing());
@@ -88,7 +95,10 @@ public final class ReplyVoting {
             value = message.getProperty(REPLY_POLICY);
         }
         if (value == null) {
-            return group.wsrmOnly() ? ReplyPolicy.FIRST : ReplyPolicy.WEAK_QUORUM;
+            // WS-RM protocol messages (CreateSequence, TerminateSequence) change no state a read sees
+            boolean application = !org.bftws.rm.Wsrm.isControlAction(message.getWSAAction());
+            return group.wsrmOnly() ? ReplyPolicy.FIRST
+                    : application && writesNeedStrongQuorum(group) ? ReplyPolicy.STRONG_QUORUM : ReplyPolicy.WEAK_QUORUM;
         }
         if (value instanceof ReplyPolicy p) {
             return p;
@@ -99,6 +109,18 @@ public final class ReplyVoting {
             throw new IllegalArgumentException("option " + REPLY_POLICY + " is '" + value + "'; it must be one of "
                     + java.util.Arrays.toString(ReplyPolicy.values()), e);
         }
+    }
+
+    /**
+     * Whether an ordered call to {@code group} is decided on 2f+1 replies by default. A read accepted on 2f+1
+     * identical replies is linearizable only if its quorum holds a correct executor that executed every write
+     * completed before the read began: writes decided by w replies of n executors, reads by r, need w + r > n + f.
+     * With 2f+1 executors (Configurations II, III) r = 2f+1 is every executor and w = f+1 will do; with 3f+1
+     * (Configuration I) r = 2f+1 needs w = 2f+1 (with f+1, the f+1 replicas that executed a write, one of them faulty,
+     * may all miss the read's quorum; the simulator's oracle finds such a stale read, SimulatedSchedulesTest).
+     */
+    static boolean writesNeedStrongQuorum(GroupConfig group) {
+        return group.hasReadOnlyOperations() && group.executionNodes().size() >= 3 * group.f() + 1;
     }
 
     /**

@@ -23,6 +23,10 @@ public final class VotingCounters {
     public final AtomicLong dropped = new AtomicLong();
     /** Replies that arrived after the decision, left unexamined. */
     public final AtomicLong late = new AtomicLong();
+    /** Read-only requests accepted on 2f+1 identical replies, without ordering. */
+    public final AtomicLong readsAccepted = new AtomicLong();
+    /** Read-only requests sent again as ordered requests (no 2f+1 identical replies in time, or a fault). */
+    public final AtomicLong readsFallenBack = new AtomicLong();
     private final RefusalCounter refusals = new RefusalCounter();
 
     /** Authentication refusals of replies, per reason. */
@@ -33,6 +37,7 @@ public final class VotingCounters {
     @Override
     public String toString() {
         return "decided=" + decided + " inconclusive=" + inconclusive + " undecided=" + undecided + " counted="
-                + counted + " dissenting=" + dissenting + " dropped=" + dropped + " late=" + late;
+                + counted + " dissenting=" + dissenting + " dropped=" + dropped + " late=" + late + " readsAccepted="
+                + readsAccepted + " readsFallenBack=" + readsFallenBack;
     }
 }

@@ -363,6 +363,11 @@ public final class BftReplica {
         counters.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
     }
 
+    /** A read-only request was refused (marker on an operation not declared read-only, or misplaced). */
+    public void readOnlyRefused() {
+        count("read-only requests refused");
+    }
+
     /** Counters: the manager's, this replica's refusals, the replica channel's. */
     public Map<String, Long> counters() {
         Map<String, Long> all = new TreeMap<>(manager.counters());
@@ -371,6 +376,7 @@ public final class BftReplica {
         received.forEach((from, n) -> all.put("PBFT messages received from " + (directory.isNode(from)
                 ? directory.name(from) : "node " + from), n.get()));
         all.put("requests executed", invoker.executedRequests());
+        all.put("read-only requests executed", invoker.readsExecuted());
         all.put("signatures evicted from the full cache", signatures.evictions());
         all.put("signed claims evicted from the full cache", signatures.claimEvictions());
         return all;

@@ -43,7 +43,13 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     private record Local(PendingRequest pending, Request request) {
     }
 
-    private final BlockingQueue<Output> work = new LinkedBlockingQueue<>();
+    /** A read-only request that arrived here, executed between two ordered executions (never during one). */
+    private record Read(MessageContext message, org.bftws.axis2.delivery.HttpExchange exchange) {
+    }
+
+    /** The core's outputs, in its order, and read-only requests in arrival order between them. */
+    private final BlockingQueue<Object> work = new LinkedBlockingQueue<>();
+    private final AtomicLong reads = new AtomicLong();
     private final Map<RequestId, Local> local = new ConcurrentHashMap<>();
     private final ServiceDelivery delivery = new ServiceDelivery();
     private final RequestContexts contexts;
@@ -120,6 +126,19 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
         work.add(o);
     }
 
+    /**
+     * A read-only request (docs/protocol.md, "Read-only requests"): this thread executes it after what it was given
+     * before, against the state the ordered executions so far left, and answers {@code exchange} with the reply. It
+     * changes nothing the replicas agree on: no order, no last-reply table, no WS-RM bookkeeping.
+     */
+    public void read(MessageContext message, org.bftws.axis2.delivery.HttpExchange exchange) {
+        work.add(new Read(message, exchange));
+    }
+
+    public long readsExecuted() {
+        return reads.get();
+    }
+
     public long executedRequests() {
         return executed.get();
     }
@@ -169,12 +188,16 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     @Override
     public void run() {
         while (running) {
-            Output o;
+            Object o;
             try {
                 o = work.take();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
+            }
+            if (o instanceof Read r) {
+                executeRead(r);
+                continue;
             }
             try {
                 if (o instanceof Output.Execute e) {
@@ -221,6 +244,20 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
             results.add(result);
         }
         manager.onExecuted(e.seq(), results);
+    }
+
+    private void executeRead(Read r) {
+        CachedReply reply = null;
+        try {
+            reply = delivery.deliver(r.message()); // a service fault is captured as the reply
+            reads.incrementAndGet();
+        } catch (RuntimeException e) {
+            // a read changes no agreed state: this replica goes on; the client falls back to the ordered request
+            LOG.warn("read-only request {} failed: {}", r.message().getMessageID(), e.toString());
+        }
+        if (r.exchange() != null) {
+            r.exchange().answer(reply);
+        }
     }
 
     /** The suspended message if exactly this request arrived here, else one built from the relayed bytes. */

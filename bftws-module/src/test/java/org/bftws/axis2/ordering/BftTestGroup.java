@@ -215,12 +215,33 @@ final class BftTestGroup implements AutoCloseable {
 
     /** A ServiceClient of client1 addressed to the group endpoint (each has its own client configuration). */
     ServiceClient client() throws Exception {
+        return client(replicasXml, null);
+    }
+
+    /** The deployment's replicas.xml (the replicas' and, by default, the clients'). */
+    Path replicasXml() {
+        return replicasXml;
+    }
+
+    /**
+     * A client that reads {@code clientReplicasXml} (it may declare what the replicas' file does not) and, unless
+     * null, runs the test-only handler {@code afterSecurity} after its security handler (a network attacker's edit
+     * of the authenticated message).
+     */
+    ServiceClient client(Path clientReplicasXml, Class<?> afterSecurity) throws Exception {
         Path repo = dir.resolve("client" + clients.size());
         Files.createDirectories(repo.resolve("modules"));
         Files.copy(Path.of("target", "axis2-modules", "addressing.mar"), repo.resolve("modules").resolve("addressing.mar"),
                 StandardCopyOption.REPLACE_EXISTING);
+        Path clientAxis2 = axis2Xml(repo, "client1", clientReplicasXml);
+        if (afterSecurity != null) {
+            Files.writeString(clientAxis2, Files.readString(clientAxis2).replaceFirst(
+                    "<phase name=\"MessageOut\"/>\\s*<phase name=\"Security\"/>",
+                    "<phase name=\"MessageOut\"/><phase name=\"Security\"/><phase name=\"Tamper\"><handler name=\"Tamper\" class=\""
+                            + afterSecurity.getName() + "\"/></phase>"));
+        }
         ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(repo.toString(),
-                axis2Xml(dir, "client1", replicasXml).toString());
+                clientAxis2.toString());
         clients.add(ctx);
         ServiceClient c = new ServiceClient(ctx, null);
         Options o = new Options();
