@@ -8,7 +8,7 @@ import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
 import org.bftws.rm.Wsrm;
 
-/** Builds and reads the bodies of the WS-RM 1.1 protocol messages. */
+/** Builds and reads the bodies of the WS-RM 1.1 protocol messages; a body that is not well-formed XML is an InvalidMessage fault. */
 public final class RmBodies {
 
     private static final OMFactory F = OMAbstractFactory.getOMFactory();
@@ -40,6 +40,10 @@ public final class RmBodies {
     }
 
     public static CreateSequence readCreateSequence(OMElement body) throws RmFault {
+        return RmHeaders.parsed(() -> createSequenceOf(body));
+    }
+
+    private static CreateSequence createSequenceOf(OMElement body) throws RmFault {
         expect(body, CREATE_SEQUENCE);
         OMElement acksTo = body.getFirstChildWithName(ACKS_TO);
         if (acksTo == null) {
@@ -71,8 +75,10 @@ public final class RmBodies {
     }
 
     public static String readCreateSequenceResponse(OMElement body) throws RmFault {
-        expect(body, new QName(Wsrm.NS, "CreateSequenceResponse"));
-        return RmHeaders.text(body, RmHeaders.IDENTIFIER, "wsrm:CreateSequenceResponse");
+        return RmHeaders.parsed(() -> {
+            expect(body, new QName(Wsrm.NS, "CreateSequenceResponse"));
+            return RmHeaders.text(body, RmHeaders.IDENTIFIER, "wsrm:CreateSequenceResponse");
+        });
     }
 
     /** CloseSequence, TerminateSequence and their responses: an identifier and, for requests, LastMsgNumber. */
@@ -88,8 +94,10 @@ public final class RmBodies {
 
     /** The wsrm:Identifier of a CloseSequence / TerminateSequence (or response) body. */
     public static String identifier(OMElement body, String localName) throws RmFault {
-        expect(body, new QName(Wsrm.NS, localName));
-        return RmHeaders.text(body, RmHeaders.IDENTIFIER, "wsrm:" + localName);
+        return RmHeaders.parsed(() -> {
+            expect(body, new QName(Wsrm.NS, localName));
+            return RmHeaders.text(body, RmHeaders.IDENTIFIER, "wsrm:" + localName);
+        });
     }
 
     private static void expect(OMElement body, QName name) throws RmFault {
