@@ -6,6 +6,8 @@ import org.apache.axiom.om.OMAbstractFactory;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axiom.om.OMNamespace;
+import org.apache.axiom.soap.SOAPBody;
+import org.apache.axiom.soap.SOAPEnvelope;
 import org.bftws.rm.Wsrm;
 
 /** Builds and reads the bodies of the WS-RM 1.1 protocol messages; a body that is not well-formed XML is an InvalidMessage fault. */
@@ -37,6 +39,15 @@ public final class RmBodies {
             F.createOMElement(CLIENT_UUID, cs).setText(clientUuid);
         }
         return cs;
+    }
+
+    /**
+     * The protocol message's body element: the first child of the SOAP body; null when the body is empty or the
+     * envelope has none (RmReadersFuzzTest found an envelope without a body), which every reader refuses.
+     */
+    public static OMElement of(SOAPEnvelope envelope) {
+        SOAPBody body = envelope.getBody();
+        return body == null ? null : body.getFirstElement();
     }
 
     public static CreateSequence readCreateSequence(OMElement body) throws RmFault {

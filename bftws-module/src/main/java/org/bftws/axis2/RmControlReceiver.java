@@ -27,7 +27,7 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         SOAPEnvelope reply = getSOAPFactory(in).getDefaultEnvelope();
         out.setEnvelope(reply);
         String action = in.getWSAAction();
-        OMElement body = in.getEnvelope().getBody().getFirstElement();
+        OMElement body = RmBodies.of(in.getEnvelope());
         try {
             switch (action == null ? "" : action) {
                 case Wsrm.CREATE_SEQUENCE -> createSequence(in, out, node, body);

@@ -51,4 +51,17 @@ class RmReadersTest {
         RmFault fault = assertThrows(RmFault.class, () -> RmHeaders.sequence(env));
         assertEquals("InvalidMessage", fault.rmCode().getLocalPart());
     }
+
+    /** Found by RmReadersFuzzTest (its input crash-... is kept): a SOAP 1.1 envelope need not have a body. */
+    @Test
+    void aProtocolMessageWithoutABodyIsAnInvalidMessageFaultNotANullPointer() {
+        String xml = "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\"><soapenv:Header/>"
+                + "</soapenv:Envelope>";
+        SOAPEnvelope env = OMXMLBuilderFactory.createSOAPModelBuilder(
+                new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "UTF-8").getSOAPEnvelope();
+        RmFault fault = assertThrows(RmFault.class, () -> RmBodies.readCreateSequence(RmBodies.of(env)));
+        assertEquals("InvalidMessage", fault.rmCode().getLocalPart());
+        assertTrue(fault.getMessage().contains("an empty body"), fault.getMessage());
+        assertThrows(RmFault.class, () -> RmBodies.identifier(RmBodies.of(env), "CloseSequence"));
+    }
 }
