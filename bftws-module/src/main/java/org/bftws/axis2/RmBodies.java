@@ -43,11 +43,14 @@ public final class RmBodies {
 
     /**
      * The protocol message's body element: the first child of the SOAP body; null when the body is empty or the
-     * envelope has none (RmReadersFuzzTest found an envelope without a body), which every reader refuses.
+     * envelope has none (RmReadersFuzzTest found an envelope without a body), which every reader refuses. XML that
+     * turns out not to be well formed on the way to the body is an InvalidMessage fault (RmReadersFuzzTest again).
      */
-    public static OMElement of(SOAPEnvelope envelope) {
-        SOAPBody body = envelope.getBody();
-        return body == null ? null : body.getFirstElement();
+    public static OMElement of(SOAPEnvelope envelope) throws RmFault {
+        return RmHeaders.parsed(() -> {
+            SOAPBody body = envelope.getBody();
+            return body == null ? null : body.getFirstElement();
+        });
     }
 
     public static CreateSequence readCreateSequence(OMElement body) throws RmFault {

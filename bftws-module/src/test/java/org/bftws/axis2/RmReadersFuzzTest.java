@@ -37,7 +37,7 @@ class RmReadersFuzzTest {
         refusedOrRead(() -> RmBodies.identifier(body(envelope), "TerminateSequence"));
     }
 
-    private static OMElement body(SOAPEnvelope envelope) {
+    private static OMElement body(SOAPEnvelope envelope) throws RmFault {
         return RmBodies.of(envelope); // as RmControlReceiver takes it
     }
 
