@@ -27,8 +27,8 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         SOAPEnvelope reply = getSOAPFactory(in).getDefaultEnvelope();
         out.setEnvelope(reply);
         String action = in.getWSAAction();
-        OMElement body = in.getEnvelope().getBody().getFirstElement();
         try {
+            OMElement body = RmBodies.of(in.getEnvelope());
             switch (action == null ? "" : action) {
                 case Wsrm.CREATE_SEQUENCE -> createSequence(in, out, node, body);
                 case Wsrm.CLOSE_SEQUENCE -> {

@@ -14,6 +14,7 @@ import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.bftws.rm.AckRanges;
 import org.bftws.rm.InboundSequence;
 import org.bftws.rm.Wsrm;
+import org.bftws.wire.MalformedXml;
 
 /**
  * Reads and writes the WS-RM 1.1 header blocks: wsrm:Sequence, wsrm:SequenceAcknowledgement, wsrm:AckRequested.
@@ -44,6 +45,10 @@ public final class RmHeaders {
 
     /** The message's wsrm:Sequence header, or null when it has none. Malformed headers are faults. */
     public static SequenceHeader sequence(SOAPEnvelope env) throws RmFault {
+        return parsed(() -> readSequence(env));
+    }
+
+    private static SequenceHeader readSequence(SOAPEnvelope env) throws RmFault {
         SOAPHeaderBlock block = first(env, SEQUENCE);
         if (block == null) {
             return null;
@@ -65,6 +70,10 @@ public final class RmHeaders {
 
     /** Every wsrm:SequenceAcknowledgement header of the message. */
     public static List<Ack> acknowledgements(SOAPEnvelope env) throws RmFault {
+        return parsed(() -> readAcknowledgements(env));
+    }
+
+    private static List<Ack> readAcknowledgements(SOAPEnvelope env) throws RmFault {
         List<Ack> out = new ArrayList<>();
         SOAPHeader header = env.getHeader();
         if (header == null) {
@@ -99,6 +108,10 @@ public final class RmHeaders {
 
     /** Identifiers named by wsrm:AckRequested headers. */
     public static List<String> ackRequests(SOAPEnvelope env) throws RmFault {
+        return parsed(() -> readAckRequests(env));
+    }
+
+    private static List<String> readAckRequests(SOAPEnvelope env) throws RmFault {
         List<String> out = new ArrayList<>();
         SOAPHeader header = env.getHeader();
         if (header == null) {
@@ -110,6 +123,26 @@ public final class RmHeaders {
             out.add(text(block, IDENTIFIER, "wsrm:AckRequested"));
         }
         return out;
+    }
+
+    /** What a reader returns; it may throw an RmFault. */
+    interface Reader<T> {
+        T read() throws RmFault;
+    }
+
+    /**
+     * {@code reader}'s result, or an InvalidMessage fault when the XML it walked turned out not to be well formed:
+     * AXIOM parses a received envelope lazily, while the reader walks it ({@link MalformedXml}).
+     */
+    static <T> T parsed(Reader<T> reader) throws RmFault {
+        try {
+            return reader.read();
+        } catch (RuntimeException e) {
+            if (!MalformedXml.isParserRefusal(e)) {
+                throw e;
+            }
+            throw RmFault.invalidMessage("the message is not well-formed XML: " + e.getMessage());
+        }
     }
 
     public static void addSequence(SOAPEnvelope env, SequenceHeader s) {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.axiom.om.OMContainer;
 import org.apache.axiom.om.OMElement;
-import org.apache.axiom.om.OMException;
 import org.apache.axiom.om.OMFactory;
 import org.bftws.core.Message;
 
@@ -47,12 +46,15 @@ public final class BundleCodec {
     /**
      * Decodes a {@code pbft:Messages} element: every message and the signatures that came with it. AXIOM parses a
      * received body lazily, while the decoder walks it; XML that turns out not to be well formed there is refused
-     * like any other malformed input.
+     * like any other malformed input ({@link MalformedXml}).
      */
     public WireBundle decode(OMElement bundle) throws WireFormatException {
         try {
             return decodeBundle(bundle);
-        } catch (OMException e) {
+        } catch (RuntimeException e) {
+            if (!MalformedXml.isParserRefusal(e)) {
+                throw e;
+            }
             throw new WireFormatException(WireNames.PREFIX + ":" + WireNames.MESSAGES.getLocalPart(),
                     "not well-formed XML: " + e.getMessage());
         }
@@ -83,7 +85,10 @@ public final class BundleCodec {
     public WireMessage decodeMessage(OMElement element) throws WireFormatException {
         try {
             return new MessageDecoder(limits).entry(XmlInput.root(element));
-        } catch (OMException e) {
+        } catch (RuntimeException e) {
+            if (!MalformedXml.isParserRefusal(e)) {
+                throw e;
+            }
             throw new WireFormatException(element.getLocalName(), "not well-formed XML: " + e.getMessage());
         }
     }

@@ -283,4 +283,15 @@ class ReplicasConfigReaderTest {
         assertMentions(refused(onHttp), "<node name=\"replica3\"> uses channelEndpoint tcp://127.0.0.1:9101, whose port"
                 + " the HTTP endpoint of <node name=\"replica1\"> on line 7 uses");
     }
+
+    /** Found by ReplicasXmlFuzzTest (its input crash-adf6bd30... is kept): the schema's anyURI lets this through. */
+    @Test
+    void anEndpointThatIsNoUriIsAProblemWithItsLineNotAnIllegalArgumentException() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.nodes.set(1, xml.nodes.get(1).replace("/axis2/services/BftControl", "/axi{2/services/BftControl"));
+        ConfigException e = refused(xml);
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertMentions(e, "replicas.xml:7: ", "replica1", "has controlEndpoint=\"http://127.0.0.1:9101/axi{2/services/BftControl\","
+                + " which is not a URI: Illegal character in path at character 26");
+    }
 }

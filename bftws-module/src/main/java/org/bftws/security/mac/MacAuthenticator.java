@@ -19,6 +19,7 @@ import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
 import org.bftws.security.WsSecurity;
 import org.bftws.wire.BundleCodec;
+import org.bftws.wire.MalformedXml;
 import org.bftws.wire.WireBundle;
 import org.bftws.wire.WireFormatException;
 import org.bftws.wire.WireLimits;
@@ -125,6 +126,18 @@ public final class MacAuthenticator implements MessageAuthenticator {
 
     @Override
     public AuthenticatedParty authenticate(MessageContext incoming, GroupConfig group) throws SecurityRefusal {
+        try {
+            return authenticateParsed(incoming, group);
+        } catch (RuntimeException e) {
+            // AXIOM parses lazily: XML that is not well formed may surface while a header is read (MalformedXml)
+            if (!MalformedXml.isParserRefusal(e)) {
+                throw e;
+            }
+            throw new SecurityRefusal(RefusalReason.MALFORMED, "not well-formed XML: " + e.getMessage(), e);
+        }
+    }
+
+    private AuthenticatedParty authenticateParsed(MessageContext incoming, GroupConfig group) throws SecurityRefusal {
         SOAPEnvelope envelope = incoming.getEnvelope();
         RequestAuthenticatorHeader request = RequestAuthenticatorHeader.read(envelope);
         if (request != null) {
@@ -163,8 +176,8 @@ public final class MacAuthenticator implements MessageAuthenticator {
         byte[] input;
         try {
             input = MacInput.ofRequest(group.service(), client, envelope);
-        } catch (IllegalArgumentException | org.apache.axiom.om.OMException e) {
-            throw new SecurityRefusal(RefusalReason.MALFORMED, e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw malformed(e, "");
         }
         if (!keys().verify(client, input, entry)) {
             throw new SecurityRefusal(RefusalReason.MAC_MISMATCH, "the entry for " + node + " of " + client
@@ -200,8 +213,8 @@ public final class MacAuthenticator implements MessageAuthenticator {
                 throw new SecurityRefusal(RefusalReason.MALFORMED, "a relayed request without wsrm:Sequence");
             }
             return Optional.of(new RelayedRequest(client, position.id(), position.number()));
-        } catch (org.apache.axiom.om.OMException | IllegalArgumentException e) {
-            throw new SecurityRefusal(RefusalReason.MALFORMED, "not a SOAP request: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw malformed(e, "not a SOAP request: ");
         }
     }
 
@@ -216,8 +229,8 @@ public final class MacAuthenticator implements MessageAuthenticator {
         try {
             AuthenticatorHeader header = AuthenticatorHeader.read(reply);
             return header == null ? Optional.empty() : Optional.of(verify(reply, header, group, null, null));
-        } catch (org.apache.axiom.om.OMException | IllegalArgumentException e) {
-            throw new SecurityRefusal(RefusalReason.MALFORMED, "the reply is not a SOAP envelope: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw malformed(e, "the reply is not a SOAP envelope: ");
         }
     }
 
@@ -255,9 +268,9 @@ public final class MacAuthenticator implements MessageAuthenticator {
             input = MacInput.of(group.service(), from, receiver, envelope, bundle);
         } catch (WireFormatException e) {
             throw new SecurityRefusal(RefusalReason.MALFORMED_PBFT, e.getMessage(), e);
-        } catch (IllegalArgumentException | org.apache.axiom.om.OMException e) {
+        } catch (RuntimeException e) {
             // a bad wsrm:Sequence, XML nested too deep, or XML that is not well formed where AXIOM parses lazily
-            throw new SecurityRefusal(RefusalReason.MALFORMED, e.getMessage(), e);
+            throw malformed(e, "");
         }
         if (!keys().verify(from, input, header.mac())) {
             throw new SecurityRefusal(RefusalReason.MAC_MISMATCH, "claimed sender " + from);
@@ -302,6 +315,18 @@ public final class MacAuthenticator implements MessageAuthenticator {
         }
         BundleCodec codec = codecs.computeIfAbsent(group.service(), s -> new BundleCodec(WireLimits.forGroup(group)));
         return codec.decode(found);
+    }
+
+    /**
+     * The refusal for {@code e} thrown while reading a received message: IllegalArgumentException is this profile's
+     * own (a bad wsrm:Sequence, XML nested too deep), the others the XML parser's ({@link MalformedXml}); anything
+     * else is a bug and is thrown on.
+     */
+    private static SecurityRefusal malformed(RuntimeException e, String prefix) {
+        if (!(e instanceof IllegalArgumentException) && !MalformedXml.isParserRefusal(e)) {
+            throw e;
+        }
+        return new SecurityRefusal(RefusalReason.MALFORMED, prefix + e.getMessage(), e);
     }
 
     /** This party's pairwise keys: a node's with its peers and clients, a client's with the nodes. */

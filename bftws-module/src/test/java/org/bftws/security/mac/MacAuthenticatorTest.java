@@ -290,4 +290,23 @@ class MacAuthenticatorTest {
         assertTrue(wire.contains("wsse:Security") && !wire.contains("mac:Authenticator"), wire);
         assertEquals("replica0", nodes[1].authenticate(received(wire), group.group).name());
     }
+
+    /**
+     * Found by fuzzing the mac profile's readers (docs/fuzzing.md): AXIOM parses a received envelope lazily, and a
+     * byte that is not UTF-8 met only while the authenticator walks it came out as the parser's own unchecked
+     * exception instead of a refusal.
+     */
+    @Test
+    void aByteThatIsNotUtf8MetWhileTheEnvelopeIsWalkedIsRefusedAsMalformedNotThrownAsAParserException() throws Exception {
+        String wire = sent(nodes[0], 1, envelope(1, "urn:uuid:s-01",
+                "<ns:echo xmlns:ns=\"urn:e\">" + "x".repeat(12_000) + "</ns:echo>"));
+        byte[] bytes = wire.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        bytes[wire.indexOf("</ns:echo>") - 100] = (byte) 0xb1; // in the body's text, past what the parser reads at first
+        MessageContext in = new MessageContext();
+        in.setEnvelope(org.apache.axiom.om.OMXMLBuilderFactory.createSOAPModelBuilder(
+                new java.io.ByteArrayInputStream(bytes), "UTF-8").getSOAPEnvelope());
+        in.setServerSide(true);
+        SecurityRefusal e = assertThrows(SecurityRefusal.class, () -> nodes[1].authenticate(in, group.group));
+        assertEquals(RefusalReason.MALFORMED, e.reason());
+    }
 }
