@@ -97,6 +97,9 @@ public final class BftwsNode {
                 }
                 destination.useTotalOrder(r.service(), r.invoker(), r.executes());
                 r.start();
+                // Published only now: start() queued the journal's set_state and re-executions on the invoker's
+                // thread, so a read-only request (which needs replica()) queues behind them and never sees the
+                // empty state of a replica restarted from its data directory (docs/protocol.md, "After a restart").
                 replica = r;
                 replicaListeners.forEach(l -> l.accept(r));
             }
