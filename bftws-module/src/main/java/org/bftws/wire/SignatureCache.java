@@ -1,5 +1,6 @@
 package org.bftws.wire;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -11,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.ProtocolConfig;
 import org.bftws.core.Checkpoint;
+import org.bftws.core.Digest;
 import org.bftws.core.Message;
 import org.bftws.core.NewView;
 import org.bftws.core.PrePrepare;
@@ -38,6 +40,8 @@ public final class SignatureCache implements SignatureSource {
     private static final Logger LOG = LoggerFactory.getLogger(SignatureCache.class);
 
     private final int capacity;
+    /** Prepares (besides the pre-prepare) that make a prepared certificate: 2f. */
+    private final int certificatePrepares;
     private final LinkedHashMap<Message, byte[]> entries;
     private final LinkedHashMap<Message, byte[]> claims;
     private long evictions;
@@ -46,12 +50,25 @@ public final class SignatureCache implements SignatureSource {
     private long stableSeq;
     /** What held view-changes and the newest new-view embed ({@link #embeddedInViewMessages}); null: to compute. */
     private Set<Message> embedded;
+    /** The pre-prepares and prepares held, by sequence number: what {@link #certificateView} looks at. */
+    private final Map<Long, Set<Message>> bySlot = new HashMap<>();
 
+    /** A cache for a group of f = 1 (a prepared certificate is a pre-prepare and 2 prepares). */
     public SignatureCache(int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be positive");
+        this(capacity, 2);
+    }
+
+    /**
+     * @param capacity            entries kept before the least recently used unprotected one goes
+     * @param certificatePrepares matching prepares from distinct nodes that, with their pre-prepare, make a prepared
+     *                            certificate (2f)
+     */
+    public SignatureCache(int capacity, int certificatePrepares) {
+        if (capacity < 1 || certificatePrepares < 1) {
+            throw new IllegalArgumentException("capacity and certificatePrepares must be positive");
         }
         this.capacity = capacity;
+        this.certificatePrepares = certificatePrepares;
         this.entries = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true);
         this.claims = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true);
     }
@@ -67,7 +84,8 @@ public final class SignatureCache implements SignatureSource {
         long slots = (long) p.watermarkWindow() * (n + 1);
         long checkpoints = (long) n * (p.watermarkWindow() / p.checkpointInterval() + 2);
         long views = 2L * (n + 1);
-        return new SignatureCache((int) Math.min(Integer.MAX_VALUE, 2 * (slots + checkpoints + views)));
+        return new SignatureCache((int) Math.min(Integer.MAX_VALUE, 2 * (slots + checkpoints + views)),
+                2 * group.f());
     }
 
     public int capacity() {
@@ -90,6 +108,9 @@ public final class SignatureCache implements SignatureSource {
             return;
         }
         entries.put(m, signature.clone());
+        if (m instanceof PrePrepare || m instanceof Prepare) {
+            bySlot.computeIfAbsent(slotOf(m), k -> new HashSet<>()).add(m);
+        }
         if (m instanceof ViewChange || m instanceof NewView) {
             embedded = null;
         }
@@ -110,14 +131,15 @@ public final class SignatureCache implements SignatureSource {
     /**
      * Removes the least recently used signature that no view-change can need and returns its message (null when there
      * is none): not a checkpoint at or above the stable one, nor a message a held view-change or the newest new-view
-     * embeds. Every view-change this node sends embeds the stable checkpoint's proof and its prepared certificates (the
-     * same ones its last view-change embedded, or newer ones, which are recent), the proof of the next stable
-     * checkpoint is made of the checkpoints above it, and a view-change or new-view that cannot embed a signature
-     * cannot be sent at all. Evicted under a run of view changes (each new view re-proposes a window of batches and
-     * fills the cache while the proof and the certificates, written once, age), those signatures were gone, and so
-     * was every view-change of that node (and, journalled without them, after its restart too): two such replicas
-     * left the group unable to change view for good (a one-hour soak, 2026-11-25). What is kept this way is bounded by
-     * the watermark window and the views held, so keeping it over the capacity costs little.
+     * embeds, nor a message of the prepared certificates the node's own next view-change embeds
+     * ({@link #inCurrentCertificate}). Every view-change this node sends embeds the stable checkpoint's proof and
+     * its prepared certificates, the proof of the next stable checkpoint is made of the checkpoints above it, and a
+     * view-change or new-view that cannot embed a signature cannot be sent at all. Evicted under a run of view changes
+     * (each new view re-proposes a window of batches and fills the cache while the proof and the certificates age),
+     * those signatures were gone, and so was every view-change of that node (and, journalled without them, after its
+     * restart too): two such replicas left the group unable to change view for good (a one-hour soak, 2026-11-25;
+     * the certificates again in a short soak, 2026-11-27). What is kept this way is bounded by the watermark window
+     * and the views held, so keeping it over the capacity costs little.
      */
     private Message evictEldestUnprotected() {
         if (embedded == null) {
@@ -126,12 +148,72 @@ public final class SignatureCache implements SignatureSource {
         Iterator<Message> eldest = entries.keySet().iterator();
         while (eldest.hasNext()) {
             Message m = eldest.next();
-            if (!(m instanceof Checkpoint c && c.seq() >= stableSeq) && !embedded.contains(m)) {
+            if (!(m instanceof Checkpoint c && c.seq() >= stableSeq) && !embedded.contains(m)
+                    && !inCurrentCertificate(m)) {
                 eldest.remove();
+                unindex(m);
                 return m;
             }
         }
         return null;
+    }
+
+    /**
+     * Whether {@code m} is a pre-prepare or prepare of a slot above the stable checkpoint that belongs to the prepared
+     * certificate of the highest view this cache holds complete for that slot (a pre-prepare and
+     * {@code certificatePrepares} matching prepares from distinct nodes), or to a later view. That certificate is
+     * what the node's next view-change embeds for the slot (PBFT's P set: the highest-view certificate per slot).
+     * Under a run of view changes that each prepared a window without committing it, older views' messages filled
+     * the cache and the least recently used entries were the current certificates of the lowest slots: every
+     * replica's view-change then named a pre-prepare or prepare whose signature it had dropped, none could be sent,
+     * and the group stopped for good (a four-minute {@code ./bftws soak --service kv} with a replica killed every
+     * 30 s, 2026-11-27). Older views' messages of a slot with a newer certificate are what the eviction takes instead.
+     */
+    private boolean inCurrentCertificate(Message m) {
+        int view;
+        if (m instanceof PrePrepare pp) {
+            view = pp.view();
+        } else if (m instanceof Prepare p) {
+            view = p.view();
+        } else {
+            return false;
+        }
+        long seq = slotOf(m);
+        return seq > stableSeq && view >= certificateView(seq);
+    }
+
+    /** The highest view with a complete prepared certificate held for {@code seq}; MAX_VALUE when there is none. */
+    private int certificateView(long seq) {
+        Set<Message> slot = bySlot.getOrDefault(seq, Set.of());
+        Map<Integer, Map<Digest, Set<Integer>>> prepares = new HashMap<>();
+        for (Message m : slot) {
+            if (m instanceof Prepare p) {
+                prepares.computeIfAbsent(p.view(), k -> new HashMap<>())
+                        .computeIfAbsent(p.digest(), k -> new HashSet<>()).add(p.sender());
+            }
+        }
+        int best = Integer.MAX_VALUE;
+        for (Message m : slot) {
+            if (m instanceof PrePrepare pp && prepares.getOrDefault(pp.view(), Map.of())
+                    .getOrDefault(pp.digest(), Set.of()).size() >= certificatePrepares
+                    && (best == Integer.MAX_VALUE || pp.view() > best)) {
+                best = pp.view();
+            }
+        }
+        return best;
+    }
+
+    private static long slotOf(Message m) {
+        return m instanceof PrePrepare pp ? pp.seq() : ((Prepare) m).seq();
+    }
+
+    private void unindex(Message m) {
+        if (m instanceof PrePrepare || m instanceof Prepare) {
+            Set<Message> slot = bySlot.get(slotOf(m));
+            if (slot != null && slot.remove(m) && slot.isEmpty()) {
+                bySlot.remove(slotOf(m));
+            }
+        }
     }
 
     public synchronized boolean contains(Message m) {
@@ -154,9 +236,15 @@ public final class SignatureCache implements SignatureSource {
         embedded = null;
         int before = entries.size();
         Set<Message> keep = embeddedInViewMessages();
-        entries.keySet().removeIf(m -> !keep.contains(m) && ((m instanceof PrePrepare pp && pp.seq() <= stableSeq)
-                || (m instanceof Prepare p && p.seq() <= stableSeq)
-                || (m instanceof Checkpoint c && c.seq() < stableSeq)));
+        entries.keySet().removeIf(m -> {
+            boolean forget = !keep.contains(m) && ((m instanceof PrePrepare pp && pp.seq() <= stableSeq)
+                    || (m instanceof Prepare p && p.seq() <= stableSeq)
+                    || (m instanceof Checkpoint c && c.seq() < stableSeq));
+            if (forget) {
+                unindex(m);
+            }
+            return forget;
+        });
         return before - entries.size();
     }
 

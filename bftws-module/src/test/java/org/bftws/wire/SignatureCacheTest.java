@@ -177,11 +177,63 @@ class SignatureCacheTest {
         });
         assertTrue(cache.contains(own));
         assertTrue(cache.evictions() > 5, "other entries went: " + cache.evictions());
-        cache.forgetViewsBefore(4); // a later view was installed: the view-change and what only it embedded may go
+        cache.forgetViewsBefore(4); // a later view was installed: the view-change may go, its certificates are still
+        // the node's highest for slots 129-130 until newer ones prepare there
         for (int view = 21; view <= 40; view++) {
             cache.put(new Prepare(view, 131, SampleMessages.STATE_128, view % 4), SIG);
         }
-        assertFalse(cache.contains(own.prepared().get(0).prePrepare()));
+        assertTrue(cache.contains(own.prepared().get(0).prePrepare()), "still the highest certificate of its slot");
+        for (int view = 41; view <= 42; view++) {
+            for (long seq = 129; seq <= 130; seq++) {
+                SampleMessages.certificate(view, seq, 3).prepares().forEach(p -> cache.put(p, SIG));
+                cache.put(SampleMessages.certificate(view, seq, 3).prePrepare(), SIG);
+            }
+        }
+        assertFalse(cache.contains(own.prepared().get(0).prePrepare()), "a newer certificate replaced it");
+    }
+
+    @Test
+    void aRunOfViewsThatEachPreparedTheWindowNeverPushesOutTheCertificatesTheNextViewChangeEmbeds() {
+        SignatureCache cache = new SignatureCache(30, 2);
+        // views 1..6 each prepare slots 129-136 (a pre-prepare and two matching prepares) without committing them
+        for (int view = 1; view <= 6; view++) {
+            for (long seq = 129; seq <= 136; seq++) {
+                certificate(view, seq).forEach(m -> cache.put(m, SIG));
+            }
+        }
+        // view 7 gets its pre-prepares only: view 6's certificates are still the highest ones
+        for (long seq = 129; seq <= 136; seq++) {
+            cache.put(SampleMessages.prePrepare(7, seq, 2), SIG);
+        }
+        for (long seq = 129; seq <= 136; seq++) {
+            for (Message m : certificate(6, seq)) {
+                assertTrue(cache.contains(m), m + " is in the certificate the next view-change embeds");
+            }
+            assertTrue(cache.contains(SampleMessages.prePrepare(7, seq, 2)), "a later view's pre-prepare may prepare");
+            for (Message m : certificate(1, seq)) {
+                assertFalse(cache.contains(m), m + " belongs to a certificate a newer one replaced");
+            }
+        }
+        assertTrue(cache.evictions() > 100, "older views' messages went: " + cache.evictions());
+    }
+
+    @Test
+    void preparesWithoutTheirPrePrepareMakeNoCertificateToKeep() {
+        SignatureCache cache = new SignatureCache(4, 2);
+        List<Message> halfCertificate = certificate(3, 129).subList(1, 3); // the two prepares, no pre-prepare
+        halfCertificate.forEach(m -> cache.put(m, SIG));
+        for (int view = 4; view <= 10; view++) {
+            cache.put(new Prepare(view, 130, SampleMessages.STATE_128, 1), SIG);
+        }
+        halfCertificate.forEach(m -> assertFalse(cache.contains(m), m + " proves nothing alone"));
+        assertEquals(4, cache.size());
+    }
+
+    /** A pre-prepare of view's primary for seq and the prepares of the next two nodes, matching its digest. */
+    private static List<Message> certificate(int view, long seq) {
+        PrePrepare pp = SampleMessages.prePrepare(view, seq, 2);
+        return List.of(pp, new Prepare(view, seq, pp.digest(), (pp.sender() + 1) % 4),
+                new Prepare(view, seq, pp.digest(), (pp.sender() + 2) % 4));
     }
 
     @Test
