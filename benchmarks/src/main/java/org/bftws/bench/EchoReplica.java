@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.engine.AxisConfiguration;
 import org.bftws.bench.byzantine.ByzantineOption;
 import org.bftws.config.GroupConfig;
@@ -19,7 +20,8 @@ import picocli.CommandLine;
 /**
  * The replica the testbed, the benchmark, the fault tests and {@code ./bftws replica} run: bftws-server's replica
  * with the echo sample deployed when no {@code --services} is given, the standard-input queries {@code state}
- * and {@code entries} that read the echo sample's state ({@link EchoStateProbe}), and the testing option
+ * and {@code entries} that read the echo sample's state ({@link EchoStateProbe}; the key-value sample's on a node that
+ * runs it, {@link KvStateProbe}), and the testing option
  * {@code --byzantine MODE} ({@link ByzantineOption}), which makes it lie where replicas.xml allows it.
  */
 public final class EchoReplica implements SampleService {
@@ -49,8 +51,15 @@ public final class EchoReplica implements SampleService {
 
     @Override
     public Map<String, StateQuery> queries() {
-        return Map.of("state", (node, context) -> EchoStateProbe.stateLine(node, EchoStateProbe.read(context)),
-                "entries", (node, context) -> EchoStateProbe.entriesLine(node, EchoStateProbe.read(context)));
+        return Map.of("state", (node, context) -> EchoStateProbe.stateLine(node, sampleState(context)),
+                "entries", (node, context) -> EchoStateProbe.entriesLine(node, sampleState(context)));
+    }
+
+    /** The echo sample's state, or the key-value sample's on a node that runs that one instead. */
+    private static EchoStateProbe.Reading sampleState(ConfigurationContext context)
+            throws AxisFault {
+        EchoStateProbe.Reading echo = EchoStateProbe.read(context);
+        return echo != null ? echo : KvStateProbe.read(context);
     }
 
     @Override

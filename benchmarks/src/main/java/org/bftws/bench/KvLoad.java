@@ -1,8 +1,13 @@
 package org.bftws.bench;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import javax.xml.namespace.QName;
 
@@ -20,7 +25,10 @@ import org.bftws.samples.kv.KvService;
  * transfer around the accounts (amounts up to 400 against balances near 1,000: some are refused with the service's
  * "insufficient balance" fault, a right answer) and an increment of the counter by compare-and-set from the value
  * the thread saw last (which misses whenever another thread incremented in between; the reply says the current
- * value, which the next try uses). At the end {@link #check} reads the agreed state through the group.
+ * value, which the next try uses). Every decided transfer is booked here too, so that when no call failed the end
+ * state is known exactly: each account holds its opening balance plus what the transfers the replicas said they made
+ * moved, and the counter the number of increments that swapped; an execution lost or repeated shows as a
+ * difference. At the end {@link #check} reads the agreed state through the group.
  */
 final class KvLoad implements EchoClient.Workload {
 
@@ -33,6 +41,8 @@ final class KvLoad implements EchoClient.Workload {
     private final AtomicLong increments = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
+    /** Per account, what the decided transfers moved in and out of it. */
+    private final AtomicLongArray moved = new AtomicLongArray(ACCOUNTS);
 
     KvLoad(int clients) {
         this.calls = new long[clients];
@@ -41,6 +51,35 @@ final class KvLoad implements EchoClient.Workload {
 
     static String account(int i) {
         return "acct" + i;
+    }
+
+    private static int accountIndex(String account) {
+        return Integer.parseInt(account.substring("acct".length()));
+    }
+
+    /** Increments that swapped so far (each moved the counter by one). */
+    long increments() {
+        return increments.get();
+    }
+
+    /**
+     * Null when {@code state} (key to value) is exactly the state the decided calls imply, else what differs; only
+     * meaningful when no call failed (a failed call's outcome is unknown).
+     */
+    String difference(Map<String, Long> state) {
+        List<String> wrong = new ArrayList<>();
+        for (int i = 0; i < ACCOUNTS; i++) {
+            long expected = OPENING + moved.get(i);
+            Long actual = state.get(account(i));
+            if (actual == null || actual != expected) {
+                wrong.add(account(i) + " holds " + actual + ", the decided transfers make it " + expected);
+            }
+        }
+        Long counter = state.get(COUNTER);
+        if (counter == null || counter != increments.get()) {
+            wrong.add(COUNTER + " is " + counter + ", " + increments.get() + " increments swapped");
+        }
+        return wrong.isEmpty() ? null : String.join("; ", wrong);
     }
 
     /** Opens the accounts with {@value #OPENING} each and the counter at 0 (before the client threads start). */
@@ -70,8 +109,13 @@ final class KvLoad implements EchoClient.Workload {
                     + request.getLocalName() + "Response";
         }
         if (request.getLocalName().equals("transfer")) {
-            return KvRequests.text(reply, "fromBalance") != null && KvRequests.text(reply, "toBalance") != null
-                    ? null : "transferResponse without both balances";
+            if (KvRequests.text(reply, "fromBalance") == null || KvRequests.text(reply, "toBalance") == null) {
+                return "transferResponse without both balances";
+            }
+            long amount = Long.parseLong(KvRequests.text(request, "amount"));
+            moved.addAndGet(accountIndex(KvRequests.text(request, "from")), -amount);
+            moved.addAndGet(accountIndex(KvRequests.text(request, "to")), amount);
+            return null;
         }
         String current = KvRequests.text(reply, "current");
         if (current == null) {
@@ -107,10 +151,12 @@ final class KvLoad implements EchoClient.Workload {
         }
         long total = 0;
         long counter = -1;
+        Map<String, Long> values = new TreeMap<>();
         for (Iterator<OMElement> it = state.getChildElements(); it.hasNext(); ) {
             OMElement a = it.next();
             String key = a.getAttributeValue(new QName("key"));
             long v = Long.parseLong(a.getText());
+            values.put(key, v);
             if (key.equals(COUNTER)) {
                 counter = v;
             } else {
@@ -121,8 +167,11 @@ final class KvLoad implements EchoClient.Workload {
         String figures = String.format(Locale.ROOT, "%d increments, %d compare-and-set misses, %d transfers refused"
                 + " for want of balance; balances total %d of %d opened, counter %d", increments.get(), misses.get(),
                 refused.get(), total, ACCOUNTS * OPENING, counter);
-        boolean ok = total == ACCOUNTS * OPENING && (!exact || counter == increments.get());
-        return (ok ? "ok: state " : "FAILED: state ") + agreed + "; " + figures;
+        String difference = exact ? difference(values) : null;
+        boolean ok = total == ACCOUNTS * OPENING && difference == null;
+        return (ok ? "ok: state " : "FAILED: state ") + agreed + "; " + figures
+                + (exact && ok ? "; every account as the decided transfers imply" : "")
+                + (difference == null ? "" : "; " + difference);
     }
 
     private static OMElement call(ServiceClient client, OMElement request) throws AxisFault {

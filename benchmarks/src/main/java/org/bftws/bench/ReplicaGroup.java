@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import org.bftws.bench.byzantine.ByzantineMode;
 import org.bftws.config.SecurityProfile;
+import org.bftws.samples.kv.KvServiceArchive;
 
 /**
  * Four replica JVMs of the echo sample (Configuration I, f=1) on this machine that a fault test or a measurement
@@ -41,13 +42,20 @@ final class ReplicaGroup implements AutoCloseable {
      * @param heap       each replica's maximum heap, e.g. "256m"
      * @param byzantine  the lie one replica tells (it runs with {@code --byzantine MODE}, allowed in replicas.xml for
      *                   that node only), or null
+     * @param kv         the replicas run the key-value sample ({@value TestbedDeployment#KV_SERVICE}) instead of the
+     *                   echo
      */
     record Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
-                    List<String> jvmOptions, String heap, ByzantineMode byzantine) {
+                    List<String> jvmOptions, String heap, ByzantineMode byzantine, boolean kv) {
+
+        Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
+                 List<String> jvmOptions, String heap, ByzantineMode byzantine) {
+            this(runDir, keys, security, protocol, durable, jvmOptions, heap, byzantine, false);
+        }
 
         Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
                  List<String> jvmOptions, String heap) {
-            this(runDir, keys, security, protocol, durable, jvmOptions, heap, null);
+            this(runDir, keys, security, protocol, durable, jvmOptions, heap, null, false);
         }
     }
 
@@ -72,7 +80,10 @@ final class ReplicaGroup implements AutoCloseable {
         }
         TestbedDeployment deployment = TestbedDeployment.writeGroup(settings.runDir(), settings.security(), keys,
                 settings.protocol(), settings.durable() ? settings.runDir().resolve("data") : null,
-                settings.byzantine());
+                settings.byzantine(), settings.kv());
+        if (settings.kv()) {
+            KvServiceArchive.writeTo(settings.runDir().resolve("services"));
+        }
         ReplicaGroup group = new ReplicaGroup(settings, deployment);
         try {
             for (int i = 0; i < SIZE; i++) {
@@ -101,6 +112,9 @@ final class ReplicaGroup implements AutoCloseable {
         String name = name(i);
         List<String> args = new ArrayList<>(List.of("--name", name, "--conf", deployment.file().toString(),
                 "--run-dir", settings.runDir().resolve(name).toString()));
+        if (settings.kv()) {
+            args.addAll(List.of("--services", settings.runDir().resolve("services").toString()));
+        }
         if (settings.byzantine() != null && i == settings.byzantine().testbedNode()) {
             args.addAll(List.of("--byzantine", settings.byzantine().label()));
         }

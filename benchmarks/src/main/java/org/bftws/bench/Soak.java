@@ -15,27 +15,31 @@ import java.util.concurrent.TimeUnit;
 import org.bftws.config.SecurityProfile;
 
 /**
- * {@code ./bftws soak}: four replica JVMs of the echo sample with data directories under appending clients for a
- * given time, one replica killed (SIGKILL) every few minutes in rotation and started again after a short pause, from
- * its data directory or empty, alternately (by round, so each replica is restarted both ways). Every few seconds it
+ * {@code ./bftws soak}: four replica JVMs of the echo sample (or, with {@code --service kv}, of the key-value
+ * sample, whose state does not grow) with data directories under clients that call without pause for a given time,
+ * one replica killed (SIGKILL) every few minutes in rotation and started again after a short pause, from its data
+ * directory or empty, alternately (by round, so each replica is restarted both ways). Every few seconds it
  * reads each replica's heap from its status page. At the end the clients stop and it waits (bounded) until every
- * replica reports the same echo log twice in a row, then checks each log against every call ({@link ExactlyOnce}).
+ * replica reports the same state twice in a row, then checks each state against every decided call
+ * ({@link SoakLoad#judge}: nothing lost, nothing executed twice).
  * The last line: {@code soak: N ok, F failed, R restarts, states equal, exactly once, heap max H MB}.
  */
 final class Soak {
 
     /**
-     * @param minutes      how long the clients append
-     * @param clients      appending threads, each its own sequence
+     * @param minutes      how long the clients call
+     * @param clients      client threads, each its own sequence
      * @param restartEvery seconds between two kills
      * @param down         seconds a killed replica stays down
      * @param security     the group's profile
      * @param protocol     a {@code <protocol .../>} element, or null for the defaults
      * @param keep         keep the run directory
      * @param home         the state directory
+     * @param kv           the key-value sample's transfers and increments (state of a fixed size) instead of the
+     *                     echo's appends (a log that grows with every call)
      */
     record Options(int minutes, int clients, int restartEvery, int down, SecurityProfile security, String protocol,
-                   boolean keep, Path home) {
+                   boolean keep, Path home, boolean kv) {
     }
 
     /** The testbed's replica heap: the soak checks that a long run fits in it. */
@@ -63,20 +67,29 @@ final class Soak {
     int run() {
         Path runDir = options.home().resolve("soak").resolve(LocalDateTime.now().format(
                 DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT))).toAbsolutePath();
-        out.println("soak: " + options.minutes() + " min, " + options.clients() + " clients, a replica killed every "
+        out.println("soak: " + options.minutes() + " min, " + options.clients() + " clients "
+                + (options.kv() ? "transferring and incrementing on the key-value sample" : "appending to the echo")
+                + ", a replica killed every "
                 + options.restartEvery() + " s and down " + options.down() + " s, security "
                 + options.security().name().toLowerCase(Locale.ROOT) + ", replicas -Xmx" + HEAP + ", "
                 + LocalDateTime.now().withNano(0) + ", load average " + MeasureMain.loadAverage() + ", "
                 + Runtime.getRuntime().availableProcessors() + " cores; run directory " + runDir);
         boolean passed = false;
         ReplicaGroup group = null;
-        AppendClients clients = null;
+        SoakLoad clients = null;
         try {
             group = ReplicaGroup.start(new ReplicaGroup.Settings(runDir,
                     options.home().resolve("testbed").resolve("keys"), options.security(), options.protocol(), true,
-                    List.of(), HEAP));
-            clients = AppendClients.open(group.replicasXml(), TestbedDeployment.CLIENT, runDir.resolve("client"),
-                    TestbedDeployment.GROUP_ENDPOINT, CALL_TIMEOUT_MILLIS);
+                    List.of(), HEAP, null, options.kv()));
+            AppendClients node = AppendClients.open(group.replicasXml(), TestbedDeployment.CLIENT,
+                    runDir.resolve("client"), TestbedDeployment.GROUP_ENDPOINT, CALL_TIMEOUT_MILLIS);
+            try {
+                clients = options.kv() ? new KvSoakLoad(node, options.clients(), CALL_TIMEOUT_MILLIS)
+                        : new AppendSoakLoad(node);
+            } catch (IOException | RuntimeException e) {
+                node.close();
+                throw e;
+            }
             passed = soak(group, clients);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -103,8 +116,8 @@ final class Soak {
         return passed ? 0 : 1;
     }
 
-    private boolean soak(ReplicaGroup group, AppendClients clients) throws IOException, InterruptedException {
-        clients.start("s", options.clients());
+    private boolean soak(ReplicaGroup group, SoakLoad clients) throws IOException, InterruptedException {
+        clients.start(options.clients());
         note(group, clients, "clients started");
         long end = t0 + TimeUnit.MINUTES.toNanos(options.minutes());
         long nextKill = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.restartEvery());
@@ -130,32 +143,21 @@ final class Soak {
         }
         clients.stop();
         note(group, clients, "clients stopped; waiting until every replica holds the same state");
-        Map<String, EchoStateProbe.Reading> states = settle(group, clients.accepted().size());
-        List<AppendClients.Call> calls = clients.calls();
+        Map<String, EchoStateProbe.Reading> states = settle(group, clients.settleAtLeast());
         boolean equal = states.values().stream().distinct().count() == 1;
-        ExactlyOnce.Result worst = null;
-        for (Map.Entry<String, EchoStateProbe.Reading> e : states.entrySet()) {
-            ExactlyOnce.Result r = ExactlyOnce.check(e.getValue().entries(), calls);
-            out.println("soak: " + e.getKey() + " executed " + e.getValue().count() + " appends, digest "
-                    + e.getValue().digest() + ": " + r.summary() + (r.holds() ? "" : " " + r.examples()));
-            if (worst == null || !r.holds()) {
-                worst = r;
-            }
-        }
+        SoakLoad.Judgement judgement = clients.judge(states, out);
         if (!equal) {
             out.println("soak: the replicas' states differ: " + describe(states));
         }
-        List<AppendClients.Call> failed = clients.failed();
-        failed.stream().limit(10).forEach(c -> out.println("soak: failed " + c.value() + " after "
-                + seconds(c.endNanos() - c.startNanos()) + " s: " + c.problem()));
+        List<String> failed = clients.failures();
+        failed.stream().limit(10).forEach(c -> out.println("soak: failed " + c));
         if (unexpectedExits > 0) {
             out.println("soak: " + unexpectedExits + " replica(s) ended without being killed (see their logs)");
         }
         out.println("soak: done after " + seconds(System.nanoTime() - t0) + " s, load average "
                 + MeasureMain.loadAverage());
-        out.println(resultLine(calls.size() - failed.size(), failed.size(), restarts, equal, worst.summary(),
-                heapMax));
-        return failed.isEmpty() && equal && worst.holds() && unexpectedExits == 0;
+        out.println(resultLine(clients.ok(), failed.size(), restarts, equal, judgement.summary(), heapMax));
+        return failed.isEmpty() && equal && judgement.holds() && unexpectedExits == 0;
     }
 
     /** The soak's last line. */
@@ -170,7 +172,7 @@ final class Soak {
      * Until {@code until}: reads every running replica's heap every few seconds and starts again (from its data
      * directory) a replica other than {@code down} that ended without being killed, counting it.
      */
-    private void watch(ReplicaGroup group, AppendClients clients, long until, int down)
+    private void watch(ReplicaGroup group, SoakLoad clients, long until, int down)
             throws IOException, InterruptedException {
         while (System.nanoTime() < until) {
             for (int i = 0; i < ReplicaGroup.SIZE; i++) {
@@ -215,7 +217,8 @@ final class Soak {
                 Duration.ofMillis(SETTLE_MILLIS));
         EchoStateProbe.Reading first = states.values().iterator().next();
         if (states.values().stream().distinct().count() == 1 && first.count() >= atLeast) {
-            out.println("soak: settled at " + first.count() + " appends after " + seconds(System.nanoTime() - start)
+            out.println("soak: settled at " + first.count() + (options.kv() ? " increments" : " appends") + " after "
+                    + seconds(System.nanoTime() - start)
                     + " s");
         } else {
             out.println("soak: not settled after " + SETTLE_MILLIS / 1000 + " s: " + describe(states));
@@ -225,19 +228,19 @@ final class Soak {
 
     private static String describe(Map<String, EchoStateProbe.Reading> states) {
         List<String> parts = new ArrayList<>();
-        states.forEach((name, r) -> parts.add(name + " " + r.count() + " appends, digest " + r.digest()));
+        states.forEach((name, r) -> parts.add(name + " count " + r.count() + ", digest " + r.digest()));
         return String.join("; ", parts);
     }
 
     /** A progress line: minutes since the start, what happened, calls so far, heap per replica since the last line. */
-    private void note(ReplicaGroup group, AppendClients clients, String what) {
+    private void note(ReplicaGroup group, SoakLoad clients, String what) {
         List<String> heaps = new ArrayList<>();
         for (int i = 0; i < ReplicaGroup.SIZE; i++) {
             heaps.add(periodMax[i] == 0 ? "-" : ReplicaStatus.megabytes(periodMin[i]) + "-"
                     + ReplicaStatus.megabytes(periodMax[i]));
         }
         out.printf(Locale.ROOT, "[soak %5.1f min] %s; %d ok, %d failed; heap MB (min-max since last line) %s%n",
-                (System.nanoTime() - t0) / 60e9, what, clients.accepted().size(), clients.failed().size(),
+                (System.nanoTime() - t0) / 60e9, what, clients.ok(), clients.failures().size(),
                 String.join(" ", heaps));
         out.flush();
         resetPeriod();

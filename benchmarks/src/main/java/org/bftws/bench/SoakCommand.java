@@ -51,6 +51,12 @@ final class SoakCommand implements Callable<Integer> {
             description = "seconds a killed replica stays down before it is started again (default ${DEFAULT-VALUE})")
     int down;
 
+    @Option(names = "--service", paramLabel = "echo|kv", defaultValue = "echo",
+            description = "what the clients call: the echo sample's append (its log grows with every call) or the "
+                    + "key-value sample's transfers and increments (its state keeps its size, so the heap shows what "
+                    + "the module keeps) (default ${DEFAULT-VALUE})")
+    String service;
+
     @Option(names = "--security", paramLabel = "mac|wssec|none", defaultValue = "mac",
             description = "the group's profile (default ${DEFAULT-VALUE})")
     String security;
@@ -84,8 +90,9 @@ final class SoakCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw Cli.refuse(spec, e.getMessage());
         }
+        boolean kv = Cli.choice(spec, "--service", service, "echo", "kv").equals("kv");
         return new Soak.Options(minutes, clients, restartEvery, down, profile, protocolElement, keep,
-                home != null ? home : Cli.home());
+                home != null ? home : Cli.home(), kv);
     }
 
     @Override

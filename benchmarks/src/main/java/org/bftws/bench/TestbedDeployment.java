@@ -148,12 +148,19 @@ final class TestbedDeployment {
     /** As above, with {@code byzantine}'s node allowed to lie ({@code byzantineAllowed="true"}), unless null. */
     static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
                                         Path dataDirectory, ByzantineMode byzantine) throws IOException {
+        return writeGroup(runDir, security, keys, protocol, dataDirectory, byzantine, false);
+    }
+
+    /** As above, the group replicating the key-value sample ({@value #KV_SERVICE}) instead of the echo when kv. */
+    static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
+                                        Path dataDirectory, ByzantineMode byzantine, boolean kv) throws IOException {
         List<Integer> ports = freePorts(8);
         List<Node> nodes = layout(Configuration.I, ports.subList(0, 4), ports.subList(4, 8));
         Path file = runDir.resolve("replicas.xml");
-        Files.writeString(file, xml(nodes, 1, Configuration.I, security, keys, protocol, dataDirectory,
-                ReplicaChannelKind.BINARY, byzantine));
-        return new TestbedDeployment(file, nodes);
+        Files.writeString(file, header(keys) + group(kv ? KV_SERVICE : SERVICE, kv ? KV_ENDPOINT : GROUP_ENDPOINT,
+                nodes, 1, Configuration.I, security, protocol, dataDirectory, "", ReplicaChannelKind.BINARY,
+                byzantine) + footer());
+        return new TestbedDeployment(file, nodes, kv ? KV_ENDPOINT : GROUP_ENDPOINT);
     }
 
     static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
