@@ -20,7 +20,8 @@ import org.bftws.security.SecurityRuntime;
 /**
  * {@code ./bftws replica (--id I | --name NAME) [--conf conf/replicas.xml] ...}: runs one node of a deployment's
  * replicas.xml in this JVM, so the testbed's four replicas and four replicas on four hosts start the same way.
- * The node gets its own Axis2 repository (axis2.xml, addressing.mar, bftws.mar, the service archives), the bftws
+ * The node gets its own Axis2 repository (axis2.xml, addressing.mar, the service archives; the bftws module comes from
+ * the classpath, {@link NodeRepository}), the bftws
  * module reads replicas.xml and this node's name from {@code -Dbftws.replicasConfig} / {@code -Dbftws.party}, and
  * it listens on its endpoints' port, with Axis2's own HTTP server or, with {@code --container jetty}, in AxisServlet
  * in an embedded Jetty ({@link NodeContainer}). Prints {@code ready NAME PORT} once it serves. Exit codes: 0 stopped, 1 it
