@@ -178,4 +178,19 @@ public record Scenario(long seed, String configuration, Membership membership, R
         byzantine.forEach((n, b) -> sb.append("  Byzantine node ").append(n).append(": ").append(b).append('\n'));
         return sb.toString();
     }
+
+    /**
+     * Ticks after the fault period within which every correct client must finish: room for f+2 view changes with
+     * doubling timeouts, plus every request of a client waiting out a timeout (a slow primary) and retransmissions.
+     */
+    public long livenessBound() {
+        long timeout = options().viewChangeTimeout();
+        int f = membership().f();
+        long perRequest = 2 * timeout + 2L * SimClient.RETRANSMIT_TICKS;
+        if (reads().on()) {
+            perRequest = 2 * perRequest + SimClient.RETRANSMIT_TICKS; // a read after each, which may fall back
+        }
+        return (timeout << (f + 3)) * 2 + (requestsPerClient() + 1L) * perRequest
+                + (expiry().idler() ? expiry().idleTicks() + 2 * timeout + 2L * SimClient.RETRANSMIT_TICKS : 0);
+    }
 }

@@ -319,8 +319,8 @@ final class SimClient {
         sim.signatures().clientSigns(a);
         sim.signatures().clientSigns(b);
         boolean equivocate = rnd.nextBoolean();
-        sim.authenticatorValidAt(a, partOfTheNodes());
-        sim.authenticatorValidAt(b, partOfTheNodes());
+        sim.authenticators().validAt(a, partOfTheNodes());
+        sim.authenticators().validAt(b, partOfTheNodes());
         for (int node = 0; node < membership.agreementCount(); node++) {
             sim.clientSends(this, node, !equivocate || node % 2 == 0 ? a : b);
         }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 import org.bftws.core.Destination;
 import org.bftws.core.ForwardedRequests;
 import org.bftws.core.Membership;
@@ -44,6 +45,7 @@ public final class Simulation {
     private final SimNetwork network;
     private final Signatures signatures = new Signatures();
     private final Oracle oracle = new Oracle(signatures);
+    private final SimAuthenticators authenticators;
     private final Node[] nodes;
     private final SimApplication[] apps;
     /** Each node's service state before its last execution: what a Byzantine node passes off as a read's answer. */
@@ -65,6 +67,7 @@ public final class Simulation {
         this.membership = scenario.membership();
         this.rnd = new Random(scenario.seed() * 0x9E3779B97F4A7C15L + 1);
         this.network = new SimNetwork(scenario, rnd);
+        this.authenticators = new SimAuthenticators(scenario.macRequests());
         int n = membership.size();
         this.nodes = new Node[n];
         this.apps = new SimApplication[n];
@@ -74,7 +77,7 @@ public final class Simulation {
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
             disks.add(new ArrayList<>());
-            nodes[i] = Node.create(i, membership, scenario.options(), this::gated, SimClient.RULES);
+            nodes[i] = Node.create(i, membership, scenario.options(), authenticators::gated, SimClient.RULES);
             apps[i] = new SimApplication();
             if (scenario.byzantine().containsKey(i)) {
                 tamperers[i] = new Tamperer(i, scenario.byzantine().get(i), membership,
@@ -114,21 +117,6 @@ public final class Simulation {
         return run(ScenarioGenerator.generate(seed), traced);
     }
 
-    /**
-     * Ticks after the fault period within which every correct client must finish: room for f+2 view changes with
-     * doubling timeouts, plus every request of a client waiting out a timeout (a slow primary) and retransmissions.
-     */
-    long livenessBound() {
-        long timeout = scenario.options().viewChangeTimeout();
-        int f = membership.f();
-        long perRequest = 2 * timeout + 2L * SimClient.RETRANSMIT_TICKS;
-        if (scenario.reads().on()) {
-            perRequest = 2 * perRequest + SimClient.RETRANSMIT_TICKS; // a read after each, which may fall back
-        }
-        return (timeout << (f + 3)) * 2 + (scenario.requestsPerClient() + 1L) * perRequest
-                + (scenario.expiry().idler() ? scenario.expiry().idleTicks() + 2 * timeout + 2L * SimClient.RETRANSMIT_TICKS : 0);
-    }
-
     private Result run() {
         try {
             return runSchedule();
@@ -145,7 +133,7 @@ public final class Simulation {
     }
 
     private Result runSchedule() {
-        long limit = scenario.faultTicks() + livenessBound();
+        long limit = scenario.faultTicks() + scenario.livenessBound();
         for (now = 1; now <= limit; now++) {
             for (int i = 0; i < nodes.length; i++) {
                 tellClock(i);
@@ -195,30 +183,8 @@ public final class Simulation {
         return client.equals(NESTED_CLIENT);
     }
 
-    /**
-     * Whose requests a node must authenticate itself before it vouches for them: every client's when requests carry
-     * MAC authenticators, else the caller group's nested ones (paper 3.4).
-     */
-    private boolean gated(String client) {
-        return scenario.macRequests() || isNested(client);
-    }
-
-    /** Requests whose MAC authenticator verifies only at some nodes (the Byzantine client's), with those nodes. */
-    private final Map<org.bftws.core.Digest, java.util.Set<Integer>> validAt = new HashMap<>();
-
-    /** Whether node {@code node} authenticates {@code r}: signatures verify everywhere, a MAC entry only where made so. */
-    private boolean authenticates(int node, Request r) {
-        if (!scenario.macRequests() || isNested(r.id().client())) {
-            return true;
-        }
-        java.util.Set<Integer> nodes = validAt.get(r.digest());
-        return nodes == null || nodes.contains(node);
-    }
-
-    void authenticatorValidAt(Request r, java.util.Set<Integer> nodes) {
-        if (scenario.macRequests()) {
-            validAt.put(r.digest(), java.util.Set.copyOf(nodes));
-        }
+    SimAuthenticators authenticators() {
+        return authenticators;
     }
 
     /**
@@ -235,7 +201,7 @@ public final class Simulation {
         scenario.byzantine().forEach((i, behaviors) -> {
             if (behaviors.contains(Behavior.SMUGGLE_NESTED) && !down[i]) {
                 count("nested requests smuggled");
-                trace("node " + i + "'s gate lets in " + r + ", which one faulty caller replica sent");
+                trace(() -> "node " + i + "'s gate lets in " + r + ", which one faulty caller replica sent");
                 process(i, nodes[i].onRequest(r));
             }
         });
@@ -246,7 +212,7 @@ public final class Simulation {
     }
 
     private String stuckReport() {
-        StringBuilder sb = new StringBuilder("not finished ").append(livenessBound())
+        StringBuilder sb = new StringBuilder("not finished ").append(scenario.livenessBound())
                 .append(" ticks after the faults stopped:");
         for (SimClient c : clients) {
             if (!c.byzantine() && !c.done()) {
@@ -265,17 +231,17 @@ public final class Simulation {
         for (Scenario.Crash c : scenario.crashes()) {
             if (now == c.at()) {
                 down[c.node()] = true;
-                trace("node " + c.node() + " crashes" + (c.amnesia() ? " (loses its memory)" : ""));
+                trace(() -> "node " + c.node() + " crashes" + (c.amnesia() ? " (loses its memory)" : ""));
             }
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
                 down[c.node()] = false;
                 if (c.restart() != Scenario.Restart.MEMORY) {
-                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), this::gated,
+                    nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), authenticators::gated,
                             SimClient.RULES);
                     tellClock(c.node());
                     apps[c.node()] = new SimApplication();
                 }
-                trace("node " + c.node() + " restarts (" + c.restart() + ")");
+                trace(() -> "node " + c.node() + " restarts (" + c.restart() + ")");
                 if (c.restart() == Scenario.Restart.DISK) {
                     count("restarts from disk");
                     process(c.node(), nodes[c.node()].recover(org.bftws.core.DurableState.of(disks.get(c.node()))));
@@ -309,7 +275,7 @@ public final class Simulation {
             return;
         }
         if (e.payload() instanceof Request r) {
-            if (!authenticates(e.to(), r)) {
+            if (!authenticators.authenticates(e.to(), r)) {
                 count("requests refused: authenticator entry invalid");
                 trace(() -> "client -> " + e.to() + " REFUSED (its authenticator entry does not verify) " + r);
                 return;
@@ -367,7 +333,7 @@ public final class Simulation {
     private void deliverRelayed(int to, ForwardedRequests fw) {
         List<Request> bodies = new ArrayList<>();
         for (Request r : fw.requests()) {
-            if (!isNested(r.id().client()) && signatures.clientSigned(r) && authenticates(to, r)) {
+            if (!isNested(r.id().client()) && signatures.clientSigned(r) && authenticators.authenticates(to, r)) {
                 process(to, nodes[to].onRequest(r));
             } else {
                 bodies.add(r);
@@ -408,7 +374,7 @@ public final class Simulation {
             } else if (o instanceof Output.InstallState s) {
                 count("state transfers");
                 apps[i].setState(s.applicationState());
-                trace("node " + i + " installs state at " + s.seq());
+                trace(() -> "node " + i + " installs state at " + s.seq());
                 process(i, nodes[i].onStateInstalled(s.seq()));
             } else if (o instanceof Output.Persist p) {
                 disks.get(i).add(p.record());
@@ -417,7 +383,7 @@ public final class Simulation {
                 if (correct) {
                     oracle.expired(i, x.seq(), x.clients());
                 }
-                trace("node " + i + " expires " + x.clients() + " at " + x.seq());
+                trace(() -> "node " + i + " expires " + x.clients() + " at " + x.seq());
             } else if (o instanceof Output.Committed c) {
                 if (correct) {
                     oracle.committed(i, c.seq(), c.batch());
@@ -427,10 +393,10 @@ public final class Simulation {
                 if (scenario.onlyTheClientMisbehaves()) {
                     oracle.clientForcedViewChange(i, v.view(), v.reason());
                 }
-                trace("node " + i + " starts a view change to " + v.view() + ": " + v.reason());
+                trace(() -> "node " + i + " starts a view change to " + v.view() + ": " + v.reason());
             } else if (o instanceof Output.ViewInstalled v) {
                 count("views installed");
-                trace("node " + i + " enters view " + v.view());
+                trace(() -> "node " + i + " enters view " + v.view());
             } else if (o instanceof Output.Dropped d) {
                 count("drops");
                 if (d.reason().contains("beyond the bound")) {
@@ -513,11 +479,7 @@ public final class Simulation {
         }
     }
 
-    private void trace(String line) {
-        trace(now, line);
-    }
-
-    private void trace(java.util.function.Supplier<String> line) {
+    private void trace(Supplier<String> line) {
         if (trace != null) {
             trace(now, line.get());
         }
