@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.bftws.bench.byzantine.ByzantineMode;
@@ -191,6 +192,23 @@ final class ReplicaGroup implements AutoCloseable {
     /** Replica {@code i}'s HTTP port (its services and its status page, {@code GET /bftws/status}). */
     int port(int i) {
         return ports[i];
+    }
+
+    /**
+     * Replica {@code i}'s live heap: its heap in use (status page) right after a full collection ({@code jcmd PID
+     * GC.run} on the JVM this group started), so garbage not yet collected does not count; -1 when the page does not
+     * answer.
+     */
+    long liveHeapBytes(int i) throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(pid(i)), "GC.run").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p.waitFor(60, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no jcmd: the reading below includes garbage
+        }
+        return ReplicaStatus.read(port(i), Duration.ofSeconds(10)).map(ReplicaStatus::heapUsedBytes).orElse(-1L);
     }
 
     /** The answer of replica {@code i} to {@code command}, without {@code COMMAND NAME}; fails when none comes. */

@@ -134,25 +134,12 @@ final class SequenceFigures {
                 }
                 long heap = 0;
                 for (int i = 0; i < ReplicaGroup.SIZE; i++) {
-                    heap = Math.max(heap, heapAfterCollection(group, i));
+                    heap = Math.max(heap, group.liveHeapBytes(i));
                 }
                 return new Snapshot(all.stream().mapToLong(ReplicaStatus::replyEntries).max().orElse(-1),
                         all.stream().mapToLong(ReplicaStatus::stableCheckpointBytes).max().orElse(-1), heap);
             }
         }
-    }
-
-    /** Replica {@code i}'s heap in use right after a full collection (jcmd GC.run on the JVM this run started). */
-    private static long heapAfterCollection(ReplicaGroup group, int i) throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    Long.toString(group.pid(i)), "GC.run").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            p.waitFor(60, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            // no jcmd: the reading below includes garbage
-        }
-        return ReplicaStatus.read(group.port(i), STATUS_TIMEOUT).map(ReplicaStatus::heapUsedBytes).orElse(-1L);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,6 +57,8 @@ final class Soak {
     private final long[] periodMax = new long[ReplicaGroup.SIZE];
     private final long[] periodMin = new long[ReplicaGroup.SIZE];
     private long heapMax;
+    /** Each round's live heap per replica (after a full collection), in MB: taken before every kill and at the end. */
+    private final List<long[]> liveHeap = new ArrayList<>();
     private int unexpectedExits;
 
     Soak(Options options, PrintStream out) {
@@ -130,6 +133,7 @@ final class Soak {
             }
             int victim = restarts % ReplicaGroup.SIZE;
             boolean keepData = (restarts + restarts / ReplicaGroup.SIZE) % 2 == 0;
+            readLiveHeap(group, clients);
             long pid = group.pid(victim);
             group.crash(victim);
             note(group, clients, "killed " + ReplicaGroup.name(victim) + " (pid " + pid + ", SIGKILL)");
@@ -144,6 +148,8 @@ final class Soak {
         clients.stop();
         note(group, clients, "clients stopped; waiting until every replica holds the same state");
         Map<String, EchoStateProbe.Reading> states = settle(group, clients.settleAtLeast());
+        readLiveHeap(group, clients);
+        out.println("soak: live heap after a full collection, per replica, MB: " + liveHeapSummary(liveHeap));
         boolean equal = states.values().stream().distinct().count() == 1;
         SoakLoad.Judgement judgement = clients.judge(states, out);
         if (!equal) {
@@ -195,6 +201,35 @@ final class Soak {
                 Thread.sleep(Math.min(POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(left) + 1));
             }
         }
+    }
+
+    /**
+     * A full collection in every replica, then its heap in use: what the replica keeps, garbage aside. The soak's
+     * heap readings between kills include garbage and swing with the collector; these are what "flat" is judged on.
+     */
+    private void readLiveHeap(ReplicaGroup group, SoakLoad clients) throws InterruptedException {
+        long[] round = new long[ReplicaGroup.SIZE];
+        for (int i = 0; i < ReplicaGroup.SIZE; i++) {
+            round[i] = group.alive(i) ? ReplicaStatus.megabytes(group.liveHeapBytes(i)) : -1;
+        }
+        liveHeap.add(round);
+        note(group, clients, "live heap MB after a full collection " + Arrays.toString(round));
+    }
+
+    /** {@code first [a, b, c, d], highest [..], last [..]} over the rounds, or {@code none} without a round. */
+    static String liveHeapSummary(List<long[]> rounds) {
+        if (rounds.isEmpty()) {
+            return "none";
+        }
+        long[] highest = new long[rounds.get(0).length];
+        for (long[] r : rounds) {
+            for (int i = 0; i < r.length; i++) {
+                highest[i] = Math.max(highest[i], r[i]);
+            }
+        }
+        return "first " + Arrays.toString(rounds.get(0)) + ", highest " + Arrays.toString(highest)
+                + ", last " + Arrays.toString(rounds.get(rounds.size() - 1)) + " (" + rounds.size()
+                + " rounds)";
     }
 
     private void heap(int replica, long used) {

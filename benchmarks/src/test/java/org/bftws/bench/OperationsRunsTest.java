@@ -77,6 +77,14 @@ class OperationsRunsTest {
     }
 
     @Test
+    void theSoaksLiveHeapSummaryGivesTheFirstTheHighestAndTheLastReadingOfEachReplica() {
+        assertEquals("none", Soak.liveHeapSummary(List.of()));
+        assertEquals("first [20, 21, 22, 23], highest [40, 21, 30, 23], last [25, 18, 30, -1] (3 rounds)",
+                Soak.liveHeapSummary(List.of(new long[] {20, 21, 22, 23}, new long[] {40, 19, 30, 20},
+                        new long[] {25, 18, 30, -1})));
+    }
+
+    @Test
     void soakOptionsHaveTheIssuesDefaultsAndAKilledReplicaMustComeBackBeforeTheNextKill() {
         Soak.Options o = Cli.parse(new SoakCommand(), "--minutes", "5").options();
         assertEquals(5, o.minutes());
