@@ -35,15 +35,7 @@ final class EchoStateProbe {
 
     /** The state, or null when the echo service is not deployed or has executed nothing yet (no instance). */
     static Reading read(ConfigurationContext context) throws AxisFault {
-        AxisService service = context.getAxisConfiguration().getService("EchoService");
-        if (service == null) {
-            return null;
-        }
-        ServiceGroupContext group = context.getServiceGroupContext(service.getAxisServiceGroup()
-                .getServiceGroupName());
-        ServiceContext sc = group == null ? null : group.getServiceContext(service);
-        Object instance = sc == null ? null : sc.getProperty(ServiceContext.SERVICE_OBJECT);
-        if (!(instance instanceof EchoService echo)) {
+        if (!(serviceObject(context, "EchoService") instanceof EchoService echo)) {
             return null;
         }
         OMElement state = echo.get_state(F.createOMElement("get_state", F.createOMNamespace(EchoService.NS, "e")))
@@ -54,6 +46,21 @@ final class EchoStateProbe {
         }
         return new Reading(Integer.parseInt(state.getAttributeValue(new QName("count"))),
                 state.getAttributeValue(new QName("digest")), entries);
+    }
+
+    /**
+     * The instance of service {@code name} the node executes requests on (application scope: one per node), or null
+     * when the service is not deployed or has not been called yet.
+     */
+    static Object serviceObject(ConfigurationContext context, String name) throws AxisFault {
+        AxisService service = context.getAxisConfiguration().getService(name);
+        if (service == null) {
+            return null;
+        }
+        ServiceGroupContext group = context.getServiceGroupContext(service.getAxisServiceGroup()
+                .getServiceGroupName());
+        ServiceContext sc = group == null ? null : group.getServiceContext(service);
+        return sc == null ? null : sc.getProperty(ServiceContext.SERVICE_OBJECT);
     }
 
     /** {@code state NAME count=C digest=D}, or {@code state NAME none} before the first execution. */

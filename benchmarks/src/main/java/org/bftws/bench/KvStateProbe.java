@@ -13,9 +13,6 @@ import javax.xml.namespace.QName;
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
-import org.apache.axis2.context.ServiceContext;
-import org.apache.axis2.context.ServiceGroupContext;
-import org.apache.axis2.description.AxisService;
 import org.bftws.samples.kv.KvRequests;
 import org.bftws.samples.kv.KvService;
 
@@ -34,15 +31,7 @@ final class KvStateProbe {
 
     /** The state, or null when the kv service is not deployed or has executed nothing yet (no instance). */
     static EchoStateProbe.Reading read(ConfigurationContext context) throws AxisFault {
-        AxisService service = context.getAxisConfiguration().getService(TestbedDeployment.KV_SERVICE);
-        if (service == null) {
-            return null;
-        }
-        ServiceGroupContext group = context.getServiceGroupContext(service.getAxisServiceGroup()
-                .getServiceGroupName());
-        ServiceContext sc = group == null ? null : group.getServiceContext(service);
-        Object instance = sc == null ? null : sc.getProperty(ServiceContext.SERVICE_OBJECT);
-        if (!(instance instanceof KvService kv)) {
+        if (!(EchoStateProbe.serviceObject(context, TestbedDeployment.KV_SERVICE) instanceof KvService kv)) {
             return null;
         }
         OMElement state = kv.get_state(KvRequests.getState()).getFirstChildWithName(new QName(KvService.NS, "state"));
