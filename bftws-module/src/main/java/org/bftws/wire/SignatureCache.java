@@ -28,8 +28,9 @@ import org.bftws.core.ViewChange;
  * {@link #forgetUpTo} when a checkpoint becomes stable (which keeps what the newest new-view and the view-changes held
  * embed) and with
  * {@link #forgetViewsBefore} for the view-changes and new-views of views before the current one;
- * the capacity is a safety bound (least recently used entries go first, counted and logged), sized so that a
- * correct node never reaches it. Signed claims (docs/protocol.md, "Requests authenticated with MACs") live in a
+ * the capacity is a soft bound: past it the least recently used entry that no message the node may still send
+ * needs goes first (counted and logged), and what it may still need stays even past the capacity
+ * ({@link #evictEldestUnprotected}). Signed claims (docs/protocol.md, "Requests authenticated with MACs") live in a
  * region of their own with the same capacity, least recently used first: their number follows the clients' load,
  * not the watermark window, and no checkpoint garbage-collects them, so in the shared region they pushed out the
  * stable checkpoint's proof and a replica restarted empty could never be sent a state snapshot (ProcessFaultsTest).
@@ -50,7 +51,7 @@ public final class SignatureCache implements SignatureSource {
     private long stableSeq;
     /** What held view-changes and the newest new-view embed ({@link #embeddedInViewMessages}); null: to compute. */
     private Set<Message> embedded;
-    /** The pre-prepares and prepares held, by sequence number: what {@link #certificateView} looks at. */
+    /** The pre-prepares and prepares held, by sequence number: what {@link #protectedFromView} looks at. */
     private final Map<Long, Set<Message>> bySlot = new HashMap<>();
 
     /** A cache for a group of f = 1 (a prepared certificate is a pre-prepare and 2 prepares). */
@@ -159,15 +160,21 @@ public final class SignatureCache implements SignatureSource {
     }
 
     /**
-     * Whether {@code m} is a pre-prepare or prepare of a slot above the stable checkpoint that belongs to the prepared
-     * certificate of the highest view this cache holds complete for that slot (a pre-prepare and
-     * {@code certificatePrepares} matching prepares from distinct nodes), or to a later view. That certificate is
-     * what the node's next view-change embeds for the slot (PBFT's P set: the highest-view certificate per slot).
+     * Whether {@code m} is a pre-prepare or prepare of a slot above the stable checkpoint that the node may still have
+     * to embed or send: one of the prepared certificate of the highest view this cache holds complete for that slot
+     * (a pre-prepare and {@code certificatePrepares} matching prepares from distinct nodes), or of a later view; for
+     * a slot without a complete certificate, one of the highest view it holds (the round in progress). The first is
+     * what the node's next view-change embeds for the slot (PBFT's P set); the second is what the node is sending now
+     * and what may yet become that certificate. Only older views' messages of a slot are left to evict.
      * Under a run of view changes that each prepared a window without committing it, older views' messages filled
      * the cache and the least recently used entries were the current certificates of the lowest slots: every
      * replica's view-change then named a pre-prepare or prepare whose signature it had dropped, none could be sent,
-     * and the group stopped for good (a four-minute {@code ./bftws soak --service kv} with a replica killed every
-     * 30 s, 2026-11-27). Older views' messages of a slot with a newer certificate are what the eviction takes instead.
+     * and the group stopped for good (a two-minute {@code ./bftws soak --service kv} with a replica killed every 30
+     * s, 2026-11-27). Protecting the certificates alone then evicted the newest entries instead, a primary's own
+     * pre-prepare before its sending thread took it ("not sent: no signature known for PrePrepare(v3 n550 ...)"),
+     * and under a heavy load the group stopped at view 9 (`measure sequences --count 100000`, same day): what a node
+     * still needs is not evicted, and the cache grows past its capacity instead, by at most the views' rounds in
+     * progress above the stable checkpoint.
      */
     private boolean inCurrentCertificate(Message m) {
         int view;
@@ -179,28 +186,34 @@ public final class SignatureCache implements SignatureSource {
             return false;
         }
         long seq = slotOf(m);
-        return seq > stableSeq && view >= certificateView(seq);
+        return seq > stableSeq && view >= protectedFromView(seq);
     }
 
-    /** The highest view with a complete prepared certificate held for {@code seq}; MAX_VALUE when there is none. */
-    private int certificateView(long seq) {
+    /**
+     * The lowest view whose messages of slot {@code seq} stay: the highest view with a complete prepared certificate
+     * held for it, or, without one, the highest view of any message held for it.
+     */
+    private int protectedFromView(long seq) {
         Set<Message> slot = bySlot.getOrDefault(seq, Set.of());
         Map<Integer, Map<Digest, Set<Integer>>> prepares = new HashMap<>();
+        int highest = Integer.MIN_VALUE;
         for (Message m : slot) {
             if (m instanceof Prepare p) {
                 prepares.computeIfAbsent(p.view(), k -> new HashMap<>())
                         .computeIfAbsent(p.digest(), k -> new HashSet<>()).add(p.sender());
+                highest = Math.max(highest, p.view());
+            } else if (m instanceof PrePrepare pp) {
+                highest = Math.max(highest, pp.view());
             }
         }
-        int best = Integer.MAX_VALUE;
+        int certificate = Integer.MIN_VALUE;
         for (Message m : slot) {
-            if (m instanceof PrePrepare pp && prepares.getOrDefault(pp.view(), Map.of())
-                    .getOrDefault(pp.digest(), Set.of()).size() >= certificatePrepares
-                    && (best == Integer.MAX_VALUE || pp.view() > best)) {
-                best = pp.view();
+            if (m instanceof PrePrepare pp && pp.view() > certificate && prepares.getOrDefault(pp.view(), Map.of())
+                    .getOrDefault(pp.digest(), Set.of()).size() >= certificatePrepares) {
+                certificate = pp.view();
             }
         }
-        return best;
+        return certificate != Integer.MIN_VALUE ? certificate : highest;
     }
 
     private static long slotOf(Message m) {

@@ -118,19 +118,32 @@ class SignatureCacheTest {
     }
 
     @Test
-    void aFullCacheDropsTheLeastRecentlyUsedSignatureAndCountsIt() {
-        SignatureCache cache = new SignatureCache(2);
+    void aFullCacheDropsTheLeastRecentlyUsedSignatureANewerRoundOfItsSlotReplacedAndCountsIt() {
+        SignatureCache cache = new SignatureCache(3);
         Prepare a = new Prepare(0, 1, SampleMessages.STATE_128, 1);
         Prepare b = new Prepare(0, 2, SampleMessages.STATE_128, 1);
-        Prepare c = new Prepare(0, 3, SampleMessages.STATE_128, 1);
         cache.put(a, SIG);
         cache.put(b, SIG);
+        cache.put(new Prepare(1, 1, SampleMessages.STATE_128, 2), SIG); // view 1's round at slot 1 replaces a's
         cache.signatureOf(a); // a is used, b is not
-        cache.put(c, SIG);
+        cache.put(new Prepare(1, 2, SampleMessages.STATE_128, 2), SIG); // and at slot 2 b's
         assertTrue(cache.contains(a));
         assertFalse(cache.contains(b));
         assertEquals(1, cache.evictions());
-        assertEquals(2, cache.size());
+        assertEquals(3, cache.size());
+    }
+
+    @Test
+    void aFullCacheNeverDropsTheRoundInProgressSoAPrimarysNewPrePrepareCanBeSent() {
+        SignatureCache cache = new SignatureCache(4);
+        for (long seq = 129; seq <= 140; seq++) { // a window of slots, each in its first round
+            cache.put(SampleMessages.prePrepare(0, seq, 2), SIG);
+        }
+        for (long seq = 129; seq <= 140; seq++) {
+            assertTrue(cache.contains(SampleMessages.prePrepare(0, seq, 2)), "slot " + seq + "'s pre-prepare");
+        }
+        assertEquals(0, cache.evictions());
+        assertEquals(12, cache.size(), "past the capacity by what the node still needs");
     }
 
     @Test
@@ -155,8 +168,8 @@ class SignatureCacheTest {
         assertFalse(cache.contains(below), "an old checkpoint below the stable one goes like any other entry");
         assertTrue(cache.evictions() > 200);
         assertTrue(cache.contains(new Prepare(20, 140, SampleMessages.STATE_128, 0)), "the newest entries stay");
-        assertTrue(cache.size() <= 8 + proof.size() + 1, "over the capacity by the protected checkpoints at most: "
-                + cache.size());
+        assertEquals(proof.size() + 1 + 12, cache.size(), "what stays: the proof, the checkpoint above it and each"
+                + " slot's newest round (12 slots)");
     }
 
     @Test
@@ -218,10 +231,11 @@ class SignatureCacheTest {
     }
 
     @Test
-    void preparesWithoutTheirPrePrepareMakeNoCertificateToKeep() {
+    void preparesWithoutTheirPrePrepareMakeNoCertificateSoALaterRoundOfTheSlotReplacesThem() {
         SignatureCache cache = new SignatureCache(4, 2);
         List<Message> halfCertificate = certificate(3, 129).subList(1, 3); // the two prepares, no pre-prepare
         halfCertificate.forEach(m -> cache.put(m, SIG));
+        cache.put(new Prepare(4, 129, SampleMessages.STATE_128, 1), SIG);
         for (int view = 4; view <= 10; view++) {
             cache.put(new Prepare(view, 130, SampleMessages.STATE_128, 1), SIG);
         }
