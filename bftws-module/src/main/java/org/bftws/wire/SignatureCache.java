@@ -283,6 +283,10 @@ public final class SignatureCache implements SignatureSource {
             }
         }
         if (newest != null) {
+            // The new-view itself too: under a load that filled the cache, a new primary's own new-view lost its
+            // signature before its sending threads took it ("NewView(v3 ...) not sent: no signature known for
+            // NewView(v3 ...)", measure sequences, 2026-11-27) and the group needed two more view changes.
+            embedded.add(newest);
             embedded.addAll(newest.prePrepares()); // its view-changes are held entries of the current view: above
         }
         return embedded;

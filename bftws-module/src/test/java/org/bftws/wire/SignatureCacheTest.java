@@ -134,6 +134,17 @@ class SignatureCacheTest {
     }
 
     @Test
+    void aFullCacheNeverDropsTheNewestNewViewItselfSoItCanStillBeSentAndResent() {
+        SignatureCache cache = new SignatureCache(2);
+        NewView two = SampleMessages.newView();
+        cache.put(two, SIG);
+        for (int view = 3; view <= 12; view++) {
+            cache.put(new Prepare(view, 131, SampleMessages.STATE_128, view % 4), SIG);
+        }
+        assertTrue(cache.contains(two), "the newest new-view");
+    }
+
+    @Test
     void aFullCacheNeverDropsTheRoundInProgressSoAPrimarysNewPrePrepareCanBeSent() {
         SignatureCache cache = new SignatureCache(4);
         for (long seq = 129; seq <= 140; seq++) { // a window of slots, each in its first round
