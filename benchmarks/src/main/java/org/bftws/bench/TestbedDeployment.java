@@ -163,18 +163,6 @@ final class TestbedDeployment {
         return new TestbedDeployment(file, nodes, kv ? KV_ENDPOINT : GROUP_ENDPOINT);
     }
 
-    static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
-                      TestbedKeys keys) {
-        return xml(nodes, f, configuration, security, keys, null, null, ReplicaChannelKind.BINARY, null);
-    }
-
-    private static String xml(List<Node> nodes, int f, Configuration configuration, SecurityProfile security,
-                              TestbedKeys keys, String protocol, Path dataDirectory, ReplicaChannelKind channel,
-                              ByzantineMode byzantine) {
-        return header(keys) + group(SERVICE, GROUP_ENDPOINT, nodes, f, configuration, security, protocol,
-                dataDirectory, "", channel, byzantine) + footer();
-    }
-
     /**
      * The 3-tier echo (paper 4.1.2): the echo relay's group (relay0..3, {@value #RELAY_SERVICE}) whose service calls
      * the echo group (replica0..3), which names the relay group as its caller; Configuration I, f=1 each.

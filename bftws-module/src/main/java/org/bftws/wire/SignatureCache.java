@@ -132,15 +132,10 @@ public final class SignatureCache implements SignatureSource {
     /**
      * Removes the least recently used signature that no view-change can need and returns its message (null when there
      * is none): not a checkpoint at or above the stable one, nor a message a held view-change or the newest new-view
-     * embeds, nor a message of the prepared certificates the node's own next view-change embeds
-     * ({@link #inCurrentCertificate}). Every view-change this node sends embeds the stable checkpoint's proof and
-     * its prepared certificates, the proof of the next stable checkpoint is made of the checkpoints above it, and a
-     * view-change or new-view that cannot embed a signature cannot be sent at all. Evicted under a run of view changes
-     * (each new view re-proposes a window of batches and fills the cache while the proof and the certificates age),
-     * those signatures were gone, and so was every view-change of that node (and, journalled without them, after its
-     * restart too): two such replicas left the group unable to change view for good (a one-hour soak, 2026-11-25;
-     * the certificates again in a short soak, 2026-11-27). What is kept this way is bounded by the watermark window
-     * and the views held, so keeping it over the capacity costs little.
+     * embeds, nor a pre-prepare or prepare the node may still send or embed ({@link #stillNeeded}). A view-change or
+     * new-view that cannot embed a signature cannot be sent at all, and a node journals what it embeds: evicting those
+     * once left replicas unable to change view for good (2026-11-25 and 2026-11-27; {@link #stillNeeded} says how).
+     * What is kept this way is bounded by the watermark window and the views' rounds above the stable checkpoint.
      */
     private Message evictEldestUnprotected() {
         if (embedded == null) {
@@ -150,7 +145,7 @@ public final class SignatureCache implements SignatureSource {
         while (eldest.hasNext()) {
             Message m = eldest.next();
             if (!(m instanceof Checkpoint c && c.seq() >= stableSeq) && !embedded.contains(m)
-                    && !inCurrentCertificate(m)) {
+                    && !stillNeeded(m)) {
                 eldest.remove();
                 unindex(m);
                 return m;
@@ -176,7 +171,7 @@ public final class SignatureCache implements SignatureSource {
      * still needs is not evicted, and the cache grows past its capacity instead, by at most the views' rounds in
      * progress above the stable checkpoint.
      */
-    private boolean inCurrentCertificate(Message m) {
+    private boolean stillNeeded(Message m) {
         int view;
         if (m instanceof PrePrepare pp) {
             view = pp.view();
