@@ -147,17 +147,19 @@ final class Oracle {
 
     /**
      * A client accepted an answer on its ended sequence: that it ended, which must be true (a correct executor
-     * executed its TerminateSequence), or the reply correct executors gave the request when it executed (those that
-     * have not executed the end yet answer from their table); anything else lies.
+     * executed its TerminateSequence, or a correct executor said so), or the reply correct executors gave the request
+     * when it executed (those that have not executed the end yet answer from their table); anything else lies.
      */
     void acceptedEnded(String client, RequestId id, byte[] result) {
         java.util.Optional<String> reason = org.bftws.core.Reply.endedReason(result);
         if (reason.isEmpty()) {
             // executors that have not executed the end yet still answer the last request from their table
             accepted(client, id, result);
+        } else if (refusals.contains(id + " " + Arrays.toString(result))) {
+            return; // a correct executor said exactly this (to a TerminateSequence: ended, when it expired too)
         } else if (reason.get().equals(org.bftws.core.Reply.TERMINATED) && !endedAt.containsKey(id.client())) {
             violation("client safety", client + " was told its sequence ended at " + id + ", which never happened");
-        } else if (!refusals.contains(id + " " + Arrays.toString(result))) {
+        } else {
             violation("client safety", client + " was told its sequence is " + reason.get() + " at " + id
                     + ", which no correct executor said");
         }

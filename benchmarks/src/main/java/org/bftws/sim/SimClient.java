@@ -390,7 +390,7 @@ final class SimClient {
                 done = true;
             }
         } else if (o.state() == Voter.State.ACCEPTED && finished >= requests) {
-            sim.oracle().accepted(name, current.id(), o.result());
+            // its TerminateSequence: told that the sequence ended (executed now, or gone already: ended or expired)
             sim.oracle().acceptedEnded(name, current.id(), o.result());
             sim.trace(now, name + " accepted the end of its sequence with " + current.id());
             maxLatency = Math.max(maxLatency, now - issuedAt);

@@ -91,9 +91,9 @@ final class ExecutionStage {
                         effective.add(req);
                     }
                     case DUPLICATE -> answerFromCache(req.id(), r.view());
-                    case ENDED -> answerEnded(req.id(), r.view(), Reply.TERMINATED);
-                    case EXPIRED -> answerEnded(req.id(), r.view(), Reply.EXPIRED);
-                    case NOT_YET_VALID -> answerEnded(req.id(), r.view(), Reply.NOT_YET_VALID);
+                    case ENDED -> answerEnded(req, r.view(), Reply.TERMINATED);
+                    case EXPIRED -> answerEnded(req, r.view(), Reply.EXPIRED);
+                    case NOT_YET_VALID -> answerEnded(req, r.view(), Reply.NOT_YET_VALID);
                     case OUT_OF_ORDER -> out.drop(req.id(), "ordered before its predecessor in its client's sequence; left for later");
                 }
             }
@@ -141,10 +141,10 @@ final class ExecutionStage {
         String client = r.id().client();
         switch (replies.verdict(r.id(), rules.createdAt(client), options.sequenceIdleLimit())) {
             case DUPLICATE -> answerFromCache(r.id(), view);
-            case ENDED -> answerEnded(r.id(), view, Reply.TERMINATED);
+            case ENDED -> answerEnded(r, view, Reply.TERMINATED);
             // Expired stays expired as the agreed time grows, so this answer is the one the ordered execution gives.
             // NOT_YET_VALID does not (the agreed time may reach the creation time): only the ordered execution says.
-            case EXPIRED -> answerEnded(r.id(), view, Reply.EXPIRED);
+            case EXPIRED -> answerEnded(r, view, Reply.EXPIRED);
             default -> {
                 return false;
             }
@@ -154,10 +154,16 @@ final class ExecutionStage {
 
     /**
      * A request on a sequence that ended, expired or is not valid yet: refused with the same result at every correct
-     * executor, not executed.
+     * executor, not executed. A TerminateSequence on a sequence that is gone (ended, or expired) is answered that it
+     * ended whatever the reason, as the adapter answers it (a TerminateSequenceResponse): an ended record is dropped
+     * once the sequence is older than the idle limit, after which the same retransmitted TerminateSequence would be
+     * called expired, and executors on either side of that point in the order would split the client's vote for good
+     * (simulator seeds 33346 and 77006, 2026-11-27).
      */
-    private void answerEnded(RequestId rid, int view, String why) {
-        out.toClient(rid.client(), new Reply(rid, view, Reply.sequenceEnded(why), id));
+    private void answerEnded(Request r, int view, String why) {
+        String answer = rules.terminates(r) && !why.equals(Reply.NOT_YET_VALID) ? Reply.TERMINATED : why;
+        RequestId rid = r.id();
+        out.toClient(rid.client(), new Reply(rid, view, Reply.sequenceEnded(answer), id));
     }
 
     private void answerFromCache(RequestId rid, int view) {

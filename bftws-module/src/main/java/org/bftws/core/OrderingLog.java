@@ -73,4 +73,20 @@ final class OrderingLog {
     int size() {
         return slots.size();
     }
+
+    /**
+     * The tick the oldest pre-prepare of the current view that this node accepted above {@code lastCommitted} and that
+     * has not committed here was accepted, if any. PBFT's backup waits for every request it knows until it executes;
+     * a request of such a batch may not count as waiting on its own (its client's earlier request sits in the batch,
+     * or it is gated and already proposed), and without this a backup whose slot lacks one commit waits for ever while
+     * the others move to the next view (simulator seed 41873, 2026-11-27).
+     */
+    java.util.OptionalLong oldestUncommitted(long lastCommitted, int view) {
+        for (Slot s : above(lastCommitted)) {
+            if (!s.committed && s.view == view && s.prePrepare != null && s.acceptedAt >= 0) {
+                return java.util.OptionalLong.of(s.acceptedAt);
+            }
+        }
+        return java.util.OptionalLong.empty();
+    }
 }

@@ -207,7 +207,8 @@ public final class Replica implements Node {
         viewChanges.onTick();
         claimProtocol.onTick();
         if (!viewChanging && !stateTransfer.active()) {
-            OptionalLong oldest = requests.oldestWaitingTick(claimProtocol::waitingSince);
+            OptionalLong oldest = earliest(requests.oldestWaitingTick(claimProtocol::waitingSince),
+                    log.oldestUncommitted(lastCommitted, view));
             if (oldest.isPresent() && now - Math.max(oldest.getAsLong(), lastProgressTick) >= viewChanges.timeout()) {
                 viewChanges.start(view + 1, "a request waited " + viewChanges.timeout() + " ticks without progress"
                         + " (it arrived " + (now - oldest.getAsLong()) + " ticks ago, the last commit was "
@@ -226,6 +227,10 @@ public final class Replica implements Node {
                     : new Status(view, checkpoints.stableSeq(), lastExecuted(), id));
         }
         return out.drain();
+    }
+
+    private static OptionalLong earliest(OptionalLong a, OptionalLong b) {
+        return a.isEmpty() ? b : b.isEmpty() ? a : OptionalLong.of(Math.min(a.getAsLong(), b.getAsLong()));
     }
 
     @Override
@@ -375,6 +380,7 @@ public final class Replica implements Node {
                 continue;
             }
             s.prePrepare = pp;
+            s.acceptedAt = now;
             s.reproposal = true;
             if (pp.seq() > lastCommitted) {
                 reproposed.add(pp.batch());

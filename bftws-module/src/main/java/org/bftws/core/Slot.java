@@ -40,6 +40,11 @@ final class Slot {
     boolean clockRefused;
     /** When this backup last asked for copies of gated requests it has bodies of but did not admit (-1: never). */
     long admissionAskedAt = -1;
+    /**
+     * When this node accepted this view's pre-prepare (-1: not yet in this view): an accepted batch that does not
+     * commit counts against the primary from then on, like a request that waits ({@link OrderingLog#oldestUncommitted}).
+     */
+    long acceptedAt = -1;
     /** When this node first had a pre-prepare for this slot (-1: not yet): how long ordering takes, for pacing. */
     long prePreparedAt = -1;
 
@@ -49,6 +54,9 @@ final class Slot {
 
     /** This node has a pre-prepare for the slot at {@code now}; the first time counts (ordering time, pacing). */
     void notePrePrepared(long now) {
+        if (acceptedAt < 0) {
+            acceptedAt = now;
+        }
         if (prePreparedAt < 0) {
             prePreparedAt = now;
         }
@@ -72,6 +80,7 @@ final class Slot {
         reproposal = false;
         clockRefused = false;
         admissionAskedAt = -1;
+        acceptedAt = -1;
     }
 
     /** Prepares that match the pre-prepare; the primary never prepares, so these are from distinct backups. */

@@ -9,9 +9,12 @@ import java.util.Set;
 
 /**
  * The client-side voter for one request (paper 3.3.1.5): it accepts a result once enough executors returned it
- * identically (see {@link ReplyPolicy}). Each executor's first reply counts; a second, different one from the same
- * executor is Byzantine and ignored. Results are compared by digest, so the adapter passes the canonical bytes of
- * the reply body.
+ * identically (see {@link ReplyPolicy}). Each executor counts once, with its latest reply: a correct executor's
+ * answer to a retransmitted request may change, truthfully, once the request's sequence is forgotten (its reply
+ * "executed" becomes "expired", "terminated" becomes "expired"), and a voter that kept first answers would be split
+ * for good between executors on either side of that point (simulator seed 77006, 2026-11-27). Safety does not
+ * depend on it: whatever a faulty executor says, it is one vote, and f+1 agreeing executors include a correct one.
+ * Results are compared by digest, so the adapter passes the canonical bytes of the reply body.
  */
 public final class Voter {
 
@@ -46,10 +49,17 @@ public final class Voter {
     /** Counts a reply authenticated as coming from executor {@code reply.sender()}. */
     public Outcome add(Reply reply) {
         if (outcome.state() != State.PENDING || !reply.request().equals(request)
-                || !eligible.contains(reply.sender()) || bySender.containsKey(reply.sender())) {
+                || !eligible.contains(reply.sender())) {
             return outcome;
         }
-        bySender.put(reply.sender(), reply);
+        Reply earlier = bySender.put(reply.sender(), reply);
+        if (earlier != null) {
+            List<Reply> was = byResult.get(earlier.resultDigest());
+            was.remove(earlier);
+            if (was.isEmpty()) {
+                byResult.remove(earlier.resultDigest());
+            }
+        }
         List<Reply> same = byResult.computeIfAbsent(reply.resultDigest(), d -> new ArrayList<>());
         same.add(reply);
         if (same.size() >= threshold) {

@@ -173,6 +173,30 @@ class SequenceExpiryTest {
     }
 
     @Test
+    void aTerminateSequenceIsAnsweredThatItEndedBeforeAndAfterItsEndedRecordGoes() {
+        // Executors on either side of the point where the record goes must not split the client's vote.
+        TestCluster c = cluster();
+        c.clocks(0);
+        Request end = new Request(new RequestId("a@0", 2), "END".getBytes(StandardCharsets.UTF_8));
+        run(c, TestCluster.request("a@0", 1), end);
+        run(c, end); // retransmitted while the record is kept
+        assertEquals(8, refusals(c, end.id(), Reply.TERMINATED), c.replies.toString());
+        c.clocks(1_001);
+        c.replies.clear();
+        run(c, TestCluster.request("b@1000", 1), end); // the record went: the sequence is past the limit
+        assertEquals(4, refusals(c, end.id(), Reply.TERMINATED), c.replies.toString());
+        assertEquals(0, refusals(c, end.id(), Reply.EXPIRED));
+        // a sequence that expired without a TerminateSequence: its TerminateSequence is told that it ended too
+        Request expiredEnd = new Request(new RequestId("b@1000", 2), "END".getBytes(StandardCharsets.UTF_8));
+        c.clocks(2_500);
+        run(c, TestCluster.request("c@2400", 1), expiredEnd);
+        assertEquals(4, refusals(c, expiredEnd.id(), Reply.TERMINATED), c.replies.toString());
+        for (int i = 0; i < 4; i++) {
+            assertEquals(1, executedCount(c, i, "b@1000"), "node " + i + " executed b's request, not its end");
+        }
+    }
+
+    @Test
     void aCheckpointCarriesOnlyLiveEntriesTheBoundedEndedRecordsAndTheAgreedTime() {
         ReplyTable table = new ReplyTable();
         table.advance(100, IDLE);

@@ -57,4 +57,19 @@ class ViewChangeLivenessTest {
             assertEquals(List.of(r.id()), c.executedIds(i), "node " + i);
         }
     }
+
+    @Test
+    void aBackupWhoseAcceptedPrePrepareNeverCommitsSuspectsThePrimaryThoughNoClientAskedIt() {
+        // Node 2 learns the gated request only from the pre-prepare (and a peer's copy of its body, which is no
+        // admission): no request of its own waits there, but an accepted batch that never commits is a request it
+        // waits for (PBFT), so it must not stay in the view for ever (sim seed 41873: it did, while the others had
+        // moved to the next view).
+        TestCluster c = new TestCluster(Membership.configurationI(1), TestCluster.options(1), client -> true,
+                SequenceRules.NONE);
+        c.send(TestCluster.request("c", 1), 0, 1, 3);
+        c.tickAndDeliver(4 * TIMEOUT, f -> f.to() != 2
+                || f.message() instanceof PrePrepare || f.message() instanceof ForwardedRequests);
+        assertTrue(c.viewChangesStarted.stream().anyMatch(v -> v[1] == 2 && v[2] == 1),
+                "node 2 moved to view 1: " + c.viewChangesStarted.stream().map(java.util.Arrays::toString).toList());
+    }
 }

@@ -31,6 +31,30 @@ class VoterTest {
         Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
         v.add(reply(3, "forged"));
         assertEquals(Voter.State.PENDING, v.add(reply(3, "forged")).state());
+        assertEquals(1, v.repliesReceived());
+    }
+
+    @Test
+    void aReplicasLaterAnswerReplacesItsEarlierOne() {
+        // 0 told the executed result before the sequence expired and "expired" when asked again after; 1 lags
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        v.add(reply(0, "result"));
+        v.add(reply(0, "expired"));
+        assertEquals(Voter.State.PENDING, v.add(reply(1, "result")).state(), "0's first answer no longer counts");
+        assertEquals(Voter.State.PENDING, v.add(reply(0, "expired")).state(), "nor does a repeated one count twice");
+        Voter.Outcome o = v.add(reply(2, "expired"));
+        assertEquals(Voter.State.ACCEPTED, o.state());
+        assertArrayEquals("expired".getBytes(), o.result());
+    }
+
+    @Test
+    void aFaultyReplicaSwitchingAnswersNeverHasMoreThanOneVote() {
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        v.add(reply(3, "forged"));
+        v.add(reply(3, "other"));
+        v.add(reply(3, "forged"));
+        assertEquals(Voter.State.PENDING, v.add(reply(3, "other")).state());
+        assertEquals(Voter.State.ACCEPTED, v.add(reply(1, "other")).state());
     }
 
     @Test
