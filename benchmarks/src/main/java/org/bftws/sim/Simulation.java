@@ -91,11 +91,12 @@ public final class Simulation {
         }
         if (scenario.ends().replayer()) {
             addClient(new SimClient("replayer", scenario.requestsPerClient(), false, true, true, membership, null,
-                    timed, 0));
+                    timed, 0).amongReaders(scenario.reads()));
         }
         if (scenario.expiry().idler()) {
             addClient(new SimClient("idler", Math.max(2, scenario.requestsPerClient()), false,
-                    scenario.ends().terminate(), false, membership, null, true, scenario.expiry().idleTicks()));
+                    scenario.ends().terminate(), false, membership, null, true, scenario.expiry().idleTicks())
+                    .amongReaders(scenario.reads()));
         }
         if (scenario.byzantineClient()) {
             addClient(new SimClient("evil", scenario.requestsPerClient(), true, membership,

@@ -140,6 +140,38 @@ class SequenceExpiryTest {
     }
 
     @Test
+    void aPrePrepareThatArrivedDuringTheViewChangeIsCheckedAgainstTheClockOfItsArrival() {
+        // Node 2 gets the new primary's first pre-prepare before the new-view that lets it enter the view; by the
+        // time the new-view comes, its clock is well past the bound from the pre-prepare's time (seed 142018).
+        TestCluster c = cluster();
+        c.clocks(10_000);
+        c.down[0] = true; // the primary of view 0 is gone: the others suspect it and move to view 1
+        c.send(TestCluster.request("a@10000", 1), 1, 2, 3);
+        List<Message> heldNewViews = new java.util.ArrayList<>();
+        boolean[] prePrepareBuffered = new boolean[1];
+        for (int t = 0; t < 10 * c.options.viewChangeTimeout() && !(prePrepareBuffered[0] && !heldNewViews.isEmpty()); t++) {
+            c.tickAndDeliver(1, f -> {
+                if (f.to() == 2 && f.message() instanceof NewView) {
+                    heldNewViews.add(f.message());
+                    return false;
+                }
+                if (f.to() == 2 && f.message() instanceof PrePrepare pp && pp.view() == 1) {
+                    prePrepareBuffered[0] = true;
+                }
+                return true;
+            });
+        }
+        assertTrue(prePrepareBuffered[0] && !heldNewViews.isEmpty(), "the schedule came about");
+        assertEquals(0, c.replica(2).view(), "node 2 is still changing views");
+        c.clocks(10_000 + 5 * BOUND);
+        c.inject(2, heldNewViews.get(0));
+        assertEquals(1, c.replica(2).view());
+        assertFalse(c.droppedSomething(2, "beyond the bound"), "node 2 refused the pre-prepare it got in time");
+        c.tickAndDeliver(20);
+        assertEquals(1, executedCount(c, 2, "a@10000"));
+    }
+
+    @Test
     void aPrimaryWhoseClockIsOffWithinTheBoundIsHarmless() {
         TestCluster c = cluster();
         c.clocks(10_000);
