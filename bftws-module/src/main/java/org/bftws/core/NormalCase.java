@@ -25,18 +25,8 @@ final class NormalCase {
     private final Checkpoints checkpoints;
     private final CommitVouches vouches;
     private final AdmissionWaits admissionWaits;
-    private final ArrayDeque<Early> future = new ArrayDeque<>();
-    /**
-     * While a buffered message is replayed, this node's clock when it arrived; otherwise null. A pre-prepare's time is
-     * checked against the clock of its arrival: one that came while this node was still changing views would be
-     * refused as off by however long the view change took here (simulator seed 142018, 2026-11-27: a correct
-     * backup refused its new primary's first pre-prepare as 522 ms off, and the view never committed).
-     */
-    private Long replayingArrivalClock;
-
-    /** A message for a view this node has not entered yet, with this node's clock when it arrived. */
-    record Early(Message message, long arrivalClock) {
-    }
+    private final ArrayDeque<Message> future = new ArrayDeque<>();
+    private final PrePrepareArrivals arrivals;
 
     NormalCase(Replica replica) {
         this.replica = replica;
@@ -49,28 +39,20 @@ final class NormalCase {
         this.checkpoints = replica.checkpoints;
         this.vouches = new CommitVouches(membership);
         this.admissionWaits = new AdmissionWaits(replica, this);
+        this.arrivals = new PrePrepareArrivals(4 * options.watermarkWindow() + 16);
     }
 
     /** Messages that arrived for a view this node has since entered, in arrival order; the buffer is emptied. */
-    List<Early> takeEarlyMessages() {
-        List<Early> early = new ArrayList<>(future);
+    List<Message> takeEarlyMessages() {
+        List<Message> early = new ArrayList<>(future);
         future.clear();
         return early;
-    }
-
-    /** Handles {@code e}'s message as if at its arrival as far as clocks go ({@link #replayingArrivalClock}). */
-    void replay(Early e, java.util.function.Consumer<Message> handler) {
-        replayingArrivalClock = e.arrivalClock();
-        try {
-            handler.accept(e.message());
-        } finally {
-            replayingArrivalClock = null;
-        }
     }
 
     /** The stable checkpoint moved to {@code seq}: vouches at or below it are history. */
     void discardUpTo(long seq) {
         vouches.discardUpTo(seq);
+        arrivals.discardUpTo(seq);
     }
 
     void bodyArrived(Digest d) {
@@ -164,7 +146,7 @@ final class NormalCase {
             if (future.size() >= FUTURE_LIMIT) {
                 future.poll();
             }
-            future.add(new Early(m, replica.clockMillis));
+            future.add(m);
             return false;
         }
         long low = checkpoints.stableSeq();
@@ -180,6 +162,9 @@ final class NormalCase {
             out.drop(pp, "not from the primary of view " + pp.view());
             return;
         }
+        long low = checkpoints.stableSeq();
+        long arrivedAt = pp.view() >= replica.view() && pp.seq() > low && pp.seq() <= low + 2L * options.watermarkWindow()
+                ? arrivals.arrived(pp, replica.clockMillis) : replica.clockMillis;
         if (!current(pp, pp.view(), pp.seq())) {
             return;
         }
@@ -207,7 +192,7 @@ final class NormalCase {
         }
         s.prePrepare = pp;
         s.notePrePrepared(replica.now);
-        long skew = pp.batch().time() - (replayingArrivalClock != null ? replayingArrivalClock : replica.clockMillis);
+        long skew = pp.batch().time() - arrivedAt; // PrePrepareArrivals: when it first reached this node
         if (options.sequenceIdleLimit() > 0 && Math.abs(skew) > options.clockBound()) {
             // A lying (or badly set) clock would expire sequences too early, or never: this backup withholds its
             // prepare, as if the primary stalled; the view-change timer of the waiting requests replaces it.

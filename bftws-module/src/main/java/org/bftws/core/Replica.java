@@ -433,8 +433,8 @@ public final class Replica implements Node {
     }
 
     private void replayFutureMessages() {
-        for (NormalCase.Early e : normal.takeEarlyMessages()) {
-            normal.replay(e, this::handle);
+        for (Message m : normal.takeEarlyMessages()) {
+            handle(m);
         }
     }
 
