@@ -140,6 +140,12 @@ public final class Replica implements Node {
     @Override
     public List<Output> onRequest(Request r) {
         if (execution != null && execution.answerDuplicate(r, view)) {
+            // Answered from the table, but a slot this node has not executed yet may still wait for these bytes: a
+            // lagging node whose table already calls the sequence gone (expired at an earlier batch) otherwise never
+            // takes the body of its committed batch and stays behind for good (simulator seed 176918, 2026-11-27).
+            if (requests.addAwaitedBody(r)) {
+                normal.bodyArrived(r.digest());
+            }
             return out.drain();
         }
         intake.admit(r, true);

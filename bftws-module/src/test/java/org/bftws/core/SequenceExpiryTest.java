@@ -229,6 +229,26 @@ class SequenceExpiryTest {
     }
 
     @Test
+    void aLaggingNodeTakesTheBodyItsCommittedBatchLacksFromARequestItsTableAlreadyCallsExpired() {
+        // Node 3 misses the body of a@0#2 (no peer's copy reaches it); the client's own copy then arrives, and node
+        // 3's table, past the batch that expired a@0, answers it as expired: the bytes must still fill the slot.
+        TestCluster c = cluster();
+        c.clocks(0);
+        run(c, TestCluster.request("a@0", 1));
+        c.clocks(1_500);
+        // proposed back to back: a@0#2 before the batch that expires a@0 committed (it is refused when it executes)
+        Request late = TestCluster.request("a@0", 2);
+        c.send(TestCluster.request("b@1400", 1));
+        c.send(late, 0, 1, 2);
+        c.deliverAll(f -> !(f.to() == 3 && f.message() instanceof ForwardedRequests));
+        assertTrue(c.replica(3).lastExecuted() < c.replica(0).lastExecuted(), "node 3 lacks the body");
+        c.send(late, 3);
+        c.deliverAll();
+        assertEquals(c.replica(0).lastExecuted(), c.replica(3).lastExecuted(), "node 3 caught up");
+        assertEquals(1, executedCount(c, 3, "a@0"), "and refused a@0#2 like the others");
+    }
+
+    @Test
     void aCheckpointCarriesOnlyLiveEntriesTheBoundedEndedRecordsAndTheAgreedTime() {
         ReplyTable table = new ReplyTable();
         table.advance(100, IDLE);
