@@ -146,8 +146,20 @@ public final class InHandler extends AbstractHandler {
                 return fromCache(dest, seq, h.number(), mc);
             }
             case CLOSED -> throw RmFault.sequenceClosed(seq.id());
-            case BEYOND_WINDOW -> throw RmFault.beyondWindow(seq.id(), h.number(), seq.deliveredUpTo(),
-                    node.settings().window());
+            case BEYOND_WINDOW -> {
+                // A sequence this node adopted knows nothing of what it delivered before (it forgot the sequence when
+                // the replicas expired or ended it, or in a restart): the ordered state answers instead, expired or
+                // ended, or from the last-reply table. Refused here, a client whose sequence expired while it waited
+                // retransmitted "beyond the window" for good and never learnt it must open a new sequence
+                // (measure sequences, 2026-11-27).
+                if (seq.adopted()) {
+                    mc.getEnvelope().build();
+                    if (dest.awaitReplyFromTotalOrder(seq, h.number(), mc)) {
+                        return InvocationResponse.SUSPEND;
+                    }
+                }
+                throw RmFault.beyondWindow(seq.id(), h.number(), seq.deliveredUpTo(), node.settings().window());
+            }
             default -> throw new IllegalStateException("unhandled arrival");
         }
     }

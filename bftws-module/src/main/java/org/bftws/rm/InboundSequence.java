@@ -18,6 +18,8 @@ public final class InboundSequence {
     private final String id;
     private final String clientUuid;
     private final String offeredId;
+    /** Taken on for a request without this node's CreateSequence ({@link InboundSequences#adopt}). */
+    private final boolean adopted;
     private final String service;
     private final long window;
     private final AckRanges received = new AckRanges();
@@ -25,6 +27,11 @@ public final class InboundSequence {
     private boolean closed;
 
     InboundSequence(String id, String clientUuid, String offeredId, String service, long window) {
+        this(id, clientUuid, offeredId, service, window, false);
+    }
+
+    InboundSequence(String id, String clientUuid, String offeredId, String service, long window, boolean adopted) {
+        this.adopted = adopted;
         this.id = id;
         this.clientUuid = clientUuid;
         this.offeredId = offeredId;
@@ -34,6 +41,14 @@ public final class InboundSequence {
 
     public String id() {
         return id;
+    }
+
+    /**
+     * This node took the sequence on for a request, never having seen its CreateSequence (or having forgotten it):
+     * what it delivered before, if anything, it does not know.
+     */
+    public boolean adopted() {
+        return adopted;
     }
 
     /** The UUID the client put in CreateSequence, or null when it sent none. */

@@ -75,7 +75,7 @@ public final class InboundSequences {
             throw new CreateSequenceRefused("this node already has its maximum of " + maxSequences
                     + " open sequences; terminate finished sequences first");
         }
-        InboundSequence s = new InboundSequence(id, null, null, service, window);
+        InboundSequence s = new InboundSequence(id, null, null, service, window, true);
         byId.put(id, s);
         return s;
     }

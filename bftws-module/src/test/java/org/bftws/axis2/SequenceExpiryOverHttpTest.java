@@ -91,8 +91,23 @@ class SequenceExpiryOverHttpTest {
                 assertEquals(executed[i], BftwsNode.of(r).replica().invoker().executedRequests(), "replica " + i);
                 assertEquals(0, manager(r).replyEntries());
             }
-            // the client goes on in a new sequence
-            TestNodes.call(TestNodes.serviceClient(group.client(), EchoReplicas.GROUP), TestNodes.append("three"));
+            // far beyond any window of the sequence, which every replica forgot: the ordered state still answers
+            for (String endpoint : endpoints) {
+                HttpResponse<String> answer = post(endpoint, append(endpoint, seq.id(), 1_000, "far"));
+                assertEquals(500, answer.statusCode(), answer.body());
+                assertTrue(answer.body().contains("SequenceTerminated") && answer.body().contains("expired"),
+                        answer.body());
+            }
+            // the client's own next call on it is refused the same way; the call after opens a new sequence
+            org.apache.axis2.AxisFault refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.apache.axis2.AxisFault.class, () -> TestNodes.call(client, TestNodes.append("late")));
+            assertTrue(String.valueOf(refused.getMessage()).contains("expired"), String.valueOf(refused.getMessage()));
+            TestNodes.call(client, TestNodes.append("three"));
+            OutboundSequence renewed = (OutboundSequence) client.getLastOperationContext()
+                    .getMessageContext(WSDLConstants.MESSAGE_LABEL_OUT_VALUE).getProperty(MulticastSender.SEQUENCE);
+            assertTrue(!renewed.id().equals(seq.id()), "a new sequence: " + renewed.id());
+            // and another client goes on in a sequence of its own
+            TestNodes.call(TestNodes.serviceClient(group.client(), EchoReplicas.GROUP), TestNodes.append("four"));
         }
     }
 }

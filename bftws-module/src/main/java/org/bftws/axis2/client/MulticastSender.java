@@ -170,6 +170,13 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         if (stopWhenSettled && !transmissions.isEmpty()) {
             abandonLater(transmissions);
         }
+        if (message.sequence() != null && ResponseInspector.endsSequence(reply)) {
+            // The group decided the sequence is gone (expired while idle, or ended): the fault goes to the caller,
+            // and the next call opens a new sequence instead of failing on this one for ever.
+            message.sequence().terminate();
+            LOG.info("{}: the replicas answered that sequence {} ended; the next call opens a new one",
+                    target.address(), message.sequence().id());
+        }
         handOver(mc, reply);
         return InvocationResponse.CONTINUE;
     }

@@ -51,4 +51,29 @@ final class ResponseInspector {
                 .equals(rmCode.getNamespaceURI()) && q.getLocalPart().equals(rmCode.getLocalPart()));
         return new Inspection(acks, retry, rmCode + ": " + reason);
     }
+
+    /**
+     * Whether {@code reply} is a wsrm:SequenceTerminated fault: the replicas decided that the sequence ended (or
+     * expired), so nothing more can be delivered on it.
+     */
+    static boolean endsSequence(NodeReply reply) {
+        if (reply.isEmpty()) {
+            return false;
+        }
+        String charset = reply.contentType() == null ? null : TransportUtils.getCharSetEncoding(reply.contentType());
+        try {
+            SOAPEnvelope env = OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(reply.body()),
+                    charset == null ? "UTF-8" : charset).getSOAPEnvelope();
+            SOAPFault fault = env.getBody().getFault();
+            if (fault == null || fault.getCode() == null) {
+                return false;
+            }
+            SOAPFaultSubCode sub = fault.getCode().getSubCode();
+            QName rmCode = sub != null ? sub.getValueAsQName() : fault.getCode().getValueAsQName();
+            return rmCode != null && org.bftws.rm.Wsrm.NS.equals(rmCode.getNamespaceURI())
+                    && "SequenceTerminated".equals(rmCode.getLocalPart());
+        } catch (RuntimeException notSoap) {
+            return false;
+        }
+    }
 }
