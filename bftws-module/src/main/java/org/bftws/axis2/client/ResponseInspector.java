@@ -19,8 +19,11 @@ import org.bftws.axis2.RmHeaders;
  */
 final class ResponseInspector {
 
-    /** @param retry true for a fault that means "not yet, send it again later" */
-    record Inspection(List<RmHeaders.Ack> acks, boolean retry, String fault) {
+    /**
+     * @param retry  true for a fault that means "not yet, send it again later"
+     * @param rmCode the fault's WS-RM (or SOAP) code, null when the response is no fault
+     */
+    record Inspection(List<RmHeaders.Ack> acks, boolean retry, String fault, QName rmCode) {
     }
 
     private ResponseInspector() {
@@ -28,7 +31,7 @@ final class ResponseInspector {
 
     static Inspection inspect(NodeReply reply) {
         if (reply.isEmpty()) {
-            return new Inspection(List.of(), false, null);
+            return new Inspection(List.of(), false, null, null);
         }
         String charset = reply.contentType() == null ? null : TransportUtils.getCharSetEncoding(reply.contentType());
         SOAPEnvelope env = OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(reply.body()),
@@ -41,7 +44,7 @@ final class ResponseInspector {
         }
         SOAPFault fault = env.getBody().getFault();
         if (fault == null) {
-            return new Inspection(acks, false, null);
+            return new Inspection(acks, false, null, null);
         }
         QName code = fault.getCode() == null ? null : fault.getCode().getValueAsQName();
         SOAPFaultSubCode sub = fault.getCode() == null ? null : fault.getCode().getSubCode();
@@ -49,7 +52,7 @@ final class ResponseInspector {
         String reason = fault.getReason() == null ? "" : fault.getReason().getText();
         boolean retry = rmCode != null && RmFault.RETRY_LATER.stream().anyMatch(q -> q.getNamespaceURI()
                 .equals(rmCode.getNamespaceURI()) && q.getLocalPart().equals(rmCode.getLocalPart()));
-        return new Inspection(acks, retry, rmCode + ": " + reason);
+        return new Inspection(acks, retry, rmCode + ": " + reason, rmCode);
     }
 
     /**
@@ -57,19 +60,8 @@ final class ResponseInspector {
      * expired), so nothing more can be delivered on it.
      */
     static boolean endsSequence(NodeReply reply) {
-        if (reply.isEmpty()) {
-            return false;
-        }
-        String charset = reply.contentType() == null ? null : TransportUtils.getCharSetEncoding(reply.contentType());
         try {
-            SOAPEnvelope env = OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(reply.body()),
-                    charset == null ? "UTF-8" : charset).getSOAPEnvelope();
-            SOAPFault fault = env.getBody().getFault();
-            if (fault == null || fault.getCode() == null) {
-                return false;
-            }
-            SOAPFaultSubCode sub = fault.getCode().getSubCode();
-            QName rmCode = sub != null ? sub.getValueAsQName() : fault.getCode().getValueAsQName();
+            QName rmCode = inspect(reply).rmCode();
             return rmCode != null && org.bftws.rm.Wsrm.NS.equals(rmCode.getNamespaceURI())
                     && "SequenceTerminated".equals(rmCode.getLocalPart());
         } catch (RuntimeException notSoap) {
