@@ -9,10 +9,12 @@ import java.util.Map;
  * backup checks the primary's time in a pre-prepare against that clock, not against its clock when it finally takes
  * the message: a pre-prepare legitimately waits here (for this node to enter its view, or for the stable checkpoint
  * to open its sequence number, or it comes again after a loss), and judged late it looks as old as the wait, so a
- * correct primary was refused and replaced (simulator seeds 142018 and 101666, 2026-11-27). A faulty primary gains
- * no more than before: its time must still lie within the bound of this node's clock when the pre-prepare arrived.
- * Bounded: only sequence numbers up to two windows above the stable checkpoint are remembered, and at most
- * {@code capacity} of them.
+ * correct primary was refused and replaced (simulator seeds 142018 and 101666, 2026-11-27). What a faulty primary
+ * gains: its time must still lie within the bound of this node's clock when the pre-prepare arrived, but it may send
+ * pre-prepares for up to two windows of sequence numbers early and have them taken later, so their times may be as old
+ * as that delay; the agreed time is a running maximum and never moves back, so this holds expiry back (as a primary
+ * may while it is one), never forward. Bounded: only sequence numbers up to two windows above the stable checkpoint
+ * are remembered, and at most {@code capacity} of them.
  */
 final class PrePrepareArrivals {
 
