@@ -26,10 +26,6 @@ public final class InboundSequence {
     private long delivered;
     private boolean closed;
 
-    InboundSequence(String id, String clientUuid, String offeredId, String service, long window) {
-        this(id, clientUuid, offeredId, service, window, false);
-    }
-
     InboundSequence(String id, String clientUuid, String offeredId, String service, long window, boolean adopted) {
         this.adopted = adopted;
         this.id = id;

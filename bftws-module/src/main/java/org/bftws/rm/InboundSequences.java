@@ -53,7 +53,7 @@ public final class InboundSequences {
             throw new CreateSequenceRefused("this node already has its maximum of " + maxSequences
                     + " open sequences; terminate finished sequences first");
         }
-        InboundSequence s = new InboundSequence(id, clientUuid, offeredId, service, window);
+        InboundSequence s = new InboundSequence(id, clientUuid, offeredId, service, window, false);
         byId.put(id, s);
         if (offeredId != null) {
             byOffered.put(offeredId, id);

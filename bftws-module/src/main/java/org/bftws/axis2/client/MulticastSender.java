@@ -170,7 +170,9 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         if (stopWhenSettled && !transmissions.isEmpty()) {
             abandonLater(transmissions);
         }
-        if (message.sequence() != null && ResponseInspector.endsSequence(reply)) {
+        // only a fault can end the sequence: the decided reply is parsed again for that case alone (status 500 marks a
+        // fault whatever the replica chose, VotingReplyCollector), not on every call
+        if (message.sequence() != null && reply.status() >= 400 && ResponseInspector.endsSequence(reply)) {
             // The group decided the sequence is gone (expired while idle, or ended): the fault goes to the caller,
             // and the next call opens a new sequence instead of failing on this one for ever.
             message.sequence().terminate();
