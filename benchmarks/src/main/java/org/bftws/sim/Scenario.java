@@ -18,7 +18,7 @@ public record Scenario(long seed, String configuration, Membership membership, R
                        int correctClients, int requestsPerClient, boolean byzantineClient,
                        double loss, double duplication, int maxDelay, int faultTicks,
                        List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
-                       boolean macRequests, SequenceEnds ends, Expiry expiry, Reads reads) {
+                       boolean macRequests, SequenceEnds ends, Expiry expiry, Reads reads, SlowService slow) {
 
     /** A schedule without read-only requests. */
     public Scenario(long seed, String configuration, Membership membership, ReplicaOptions options,
@@ -28,7 +28,28 @@ public record Scenario(long seed, String configuration, Membership membership, R
                     boolean macRequests, SequenceEnds ends, Expiry expiry) {
         this(seed, configuration, membership, options, correctClients, requestsPerClient, byzantineClient, loss,
                 duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests, ends, expiry,
-                Reads.OFF);
+                Reads.OFF, SlowService.NONE);
+    }
+
+    /**
+     * One node's service is slower than its agreement during the fault period: each piece of its service work (a
+     * batch's execution, a checkpoint's state, an installation) takes {@code ticks} ticks, one after the other, so
+     * its executions fall behind what it commits (docs/protocol.md, "An executor that falls behind"). After the fault
+     * period the queued work runs at once.
+     */
+    public record SlowService(int node, int ticks) {
+        public static final SlowService NONE = new SlowService(-1, 0);
+
+        public boolean on() {
+            return node >= 0;
+        }
+    }
+
+    /** This schedule with {@code slow} as its slow service. */
+    public Scenario withSlowService(SlowService slow) {
+        return new Scenario(seed, configuration, membership, options, correctClients, requestsPerClient,
+                byzantineClient, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests,
+                ends, expiry, reads, slow);
     }
 
     /**
@@ -57,7 +78,7 @@ public record Scenario(long seed, String configuration, Membership membership, R
     public Scenario withReads(Reads reads) {
         return new Scenario(seed, configuration, membership, options, correctClients, requestsPerClient,
                 byzantineClient, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests,
-                ends, expiry, reads);
+                ends, expiry, reads, slow);
     }
 
     /** Simulated wall-clock milliseconds per tick (the nodes' clocks and the sequences' creation times). */
@@ -176,6 +197,10 @@ public record Scenario(long seed, String configuration, Membership membership, R
         partitions.forEach(p -> sb.append("  partition ").append(p).append('\n'));
         crashes.forEach(c -> sb.append("  crash ").append(c).append('\n'));
         byzantine.forEach((n, b) -> sb.append("  Byzantine node ").append(n).append(": ").append(b).append('\n'));
+        if (slow.on()) {
+            sb.append("  slow service: node ").append(slow.node()).append(", ").append(slow.ticks())
+                    .append(" ticks per piece of work until tick ").append(faultTicks).append('\n');
+        }
         return sb.toString();
     }
 

@@ -22,7 +22,15 @@ public final class ScenarioGenerator {
         // drawn as it was before they existed).
         boolean reads = new Random(seed * 613 + 0x72656164L).nextBoolean();
         Scenario s = draw(seed);
-        return reads ? s.withReads(new Scenario.Reads(true, Scenario.ReadRule.CORRECT)) : s;
+        s = reads ? s.withReads(new Scenario.Reads(true, Scenario.ReadRule.CORRECT)) : s;
+        // A slow service in a quarter of the schedules, from a stream of its own as well.
+        Random slowness = new Random(seed * 151 + 0x736c6f77L);
+        if (slowness.nextInt(4) == 0) {
+            List<Integer> executors = s.membership().executors();
+            s = s.withSlowService(new Scenario.SlowService(executors.get(slowness.nextInt(executors.size())),
+                    1 + slowness.nextInt(30)));
+        }
+        return s;
     }
 
     private static Scenario draw(long seed) {

@@ -60,6 +60,10 @@ public final class Simulation {
     private final Map<String, Integer> clientIndex = new HashMap<>();
     private final StringBuilder trace;
     private final Map<String, Long> events = new java.util.TreeMap<>();
+    /** The slow service's work waiting to run, in order ({@link Scenario.SlowService}). */
+    private final java.util.ArrayDeque<Output> slowWork = new java.util.ArrayDeque<>();
+    /** The tick before which the slow service is still busy with its last piece of work. */
+    private long slowBusyUntil;
     private long now;
 
     private Simulation(Scenario scenario, boolean traced) {
@@ -148,6 +152,7 @@ public final class Simulation {
                     process(i, nodes[i].onTick());
                 }
             }
+            runSlowService();
             for (SimClient c : clients) {
                 c.onTick(now, this);
             }
@@ -237,6 +242,9 @@ public final class Simulation {
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
                 down[c.node()] = false;
                 if (c.restart() != Scenario.Restart.MEMORY) {
+                    if (scenario.slow().node() == c.node()) {
+                        slowWork.clear(); // the process died with its service's queue
+                    }
                     nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), authenticators::gated,
                             SimClient.RULES);
                     tellClock(c.node());
@@ -345,6 +353,62 @@ public final class Simulation {
         }
     }
 
+    private static boolean isServiceWork(Output o) {
+        return o instanceof Output.Execute || o instanceof Output.TakeCheckpoint || o instanceof Output.InstallState;
+    }
+
+    /** Whether node {@code i}'s service work waits its turn: it is slow now, or earlier work still waits. */
+    private boolean slowService(int i) {
+        return scenario.slow().node() == i && (now < scenario.faultTicks() || !slowWork.isEmpty());
+    }
+
+    /**
+     * Runs the slow service's next piece of work once its last one is done (during the fault period), or all of it
+     * (after). A piece's outputs queue any work they make behind what already waits, as an invoker thread would.
+     */
+    private void runSlowService() {
+        int i = scenario.slow().node();
+        if (i < 0 || down[i]) {
+            return;
+        }
+        while (!slowWork.isEmpty() && (now >= scenario.faultTicks() || now >= slowBusyUntil)) {
+            slowBusyUntil = now + scenario.slow().ticks();
+            runServiceWork(i, slowWork.poll());
+            if (now < scenario.faultTicks()) {
+                return;
+            }
+        }
+    }
+
+    /** A batch's execution, a checkpoint's state or an installation, run by node {@code i}'s service now. */
+    private void runServiceWork(int i, Output o) {
+        boolean correct = !scenario.faulty(i);
+        if (o instanceof Output.Execute e) {
+            if (correct) {
+                oracle.executed(i, e.seq(), e.requests());
+            }
+            List<byte[]> results = new ArrayList<>();
+            for (Request r : e.requests()) {
+                // a TerminateSequence runs the WS-RM layer, not the service; the core answers it itself
+                previousState[i] = apps[i].getState();
+                byte[] result = SimClient.terminates(r) ? Reply.sequenceEnded("terminated") : apps[i].execute(r);
+                results.add(result);
+                if (correct) {
+                    oracle.replied(i, r.id(), result);
+                    oracle.executedState(i, r.id(), apps[i].getState());
+                }
+            }
+            process(i, nodes[i].onExecuted(e.seq(), results));
+        } else if (o instanceof Output.TakeCheckpoint t) {
+            process(i, nodes[i].onCheckpointState(t.seq(), apps[i].getState()));
+        } else if (o instanceof Output.InstallState s) {
+            count(i == scenario.slow().node() ? "state transfers of a slow service" : "state transfers");
+            apps[i].setState(s.applicationState());
+            trace(() -> "node " + i + " installs state at " + s.seq());
+            process(i, nodes[i].onStateInstalled(s.seq()));
+        }
+    }
+
     private void process(int i, List<Output> outputs) {
         boolean correct = !scenario.faulty(i);
         for (Output o : outputs) {
@@ -354,29 +418,13 @@ public final class Simulation {
                     oracle.refused(i, r.request(), r.result());
                 }
                 route(i, s);
-            } else if (o instanceof Output.Execute e) {
-                if (correct) {
-                    oracle.executed(i, e.seq(), e.requests());
+            } else if (isServiceWork(o)) {
+                if (slowService(i)) {
+                    count("slow service: work queued");
+                    slowWork.add(o);
+                } else {
+                    runServiceWork(i, o);
                 }
-                List<byte[]> results = new ArrayList<>();
-                for (Request r : e.requests()) {
-                    // a TerminateSequence runs the WS-RM layer, not the service; the core answers it itself
-                    previousState[i] = apps[i].getState();
-                    byte[] result = SimClient.terminates(r) ? Reply.sequenceEnded("terminated") : apps[i].execute(r);
-                    results.add(result);
-                    if (correct) {
-                        oracle.replied(i, r.id(), result);
-                        oracle.executedState(i, r.id(), apps[i].getState());
-                    }
-                }
-                process(i, nodes[i].onExecuted(e.seq(), results));
-            } else if (o instanceof Output.TakeCheckpoint t) {
-                process(i, nodes[i].onCheckpointState(t.seq(), apps[i].getState()));
-            } else if (o instanceof Output.InstallState s) {
-                count("state transfers");
-                apps[i].setState(s.applicationState());
-                trace(() -> "node " + i + " installs state at " + s.seq());
-                process(i, nodes[i].onStateInstalled(s.seq()));
             } else if (o instanceof Output.Persist p) {
                 disks.get(i).add(p.record());
             } else if (o instanceof Output.SequencesExpired x) {

@@ -86,6 +86,9 @@ public final class SimulatorRuns {
         if (s.onlyTheClientMisbehaves()) {
             add.accept("schedule: only the client misbehaves", 1L);
         }
+        if (s.slow().on()) {
+            add.accept("schedule: a slow service", 1L);
+        }
         if (!s.partitions().isEmpty()) {
             add.accept("schedule: partitions", 1L);
         }

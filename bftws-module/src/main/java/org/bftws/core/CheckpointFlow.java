@@ -54,6 +54,7 @@ final class CheckpointFlow {
         ReplyTable table = execution.installed(seq);
         if (table != null) {
             finishStateTransfer(seq, table);
+            execution.resume();
         }
     }
 
@@ -78,6 +79,8 @@ final class CheckpointFlow {
         replica.advanceCommitted();
         if (replica.lastCommitted < s) {
             stateTransfer.need(s, replica.now);
+        } else if (executionFarBehind(s)) {
+            stateTransfer.needForExecution(s, replica.now);
         } else if (execution != null) {
             Digest own = checkpoints.ownDigest(s);
             if (own != null && !own.equals(checkpoints.stableDigest())) {
@@ -96,6 +99,19 @@ final class CheckpointFlow {
         normal.tryPropose();
     }
 
+    /**
+     * Whether this node's execution lags the stable checkpoint {@code s} by more than a watermark window although its
+     * agreement keeps up: it then fetches the state rather than executing every batch in between, as PBFT's node
+     * whose log fell below the low watermark does. On a shared box one replica's executions fell thousands of
+     * requests behind while it kept committing; behind by more than a client's WS-RM window it refused the clients'
+     * copies, authenticated relayed bodies instead and spent more than twice the others' CPU per request, so it never
+     * caught up and slowed the three it shared the cores with (testbed, 8 clients, 2026-11-27).
+     */
+    private boolean executionFarBehind(long s) {
+        return execution != null && !execution.installing()
+                && execution.lastExecuted() + replica.options.watermarkWindow() < s;
+    }
+
     /** Records the stable checkpoint, with this node's encoded state for it when it has it. */
     private void persistStableCheckpoint() {
         long s = checkpoints.stableSeq();
@@ -105,7 +121,9 @@ final class CheckpointFlow {
     }
 
     void onSnapshot(StateSnapshot snapshot) {
-        StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, replica.lastCommitted);
+        // an executor takes any proven state newer than what it executed, even below what it committed
+        long own = execution == null ? replica.lastCommitted : execution.lastExecuted();
+        StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, own);
         if (accepted == null) {
             return;
         }

@@ -63,10 +63,19 @@ final class ExecutionStage {
         return installing != null;
     }
 
+    /**
+     * Whether batch {@code seq} can be queued now: it is the next one, and lies above any state being installed (a
+     * node whose executions fell behind installs a state below what it committed, and its agreement goes on meanwhile).
+     */
+    boolean canQueue(long seq) {
+        return seq == lastQueued + 1 && (installing == null || seq > installing.seq());
+    }
+
     /** Accepts committed batch {@code seq} (the next one), proposed at {@code time}, for execution. */
     void execute(long seq, int view, List<Request> batch, long time) {
-        if (seq != lastQueued + 1 || installing != null) {
-            throw new IllegalStateException("execution must be in order: queued up to " + lastQueued + ", got " + seq);
+        if (seq != lastQueued + 1 || (installing != null && seq <= installing.seq())) {
+            throw new IllegalStateException("execution must be in order: queued up to " + lastQueued + ", got " + seq
+                    + (installing != null ? ", installing " + installing.seq() : ""));
         }
         lastQueued = seq;
         queue.add(new Ready(seq, view, batch, time));
@@ -195,11 +204,14 @@ final class ExecutionStage {
         return state == null ? -1 : state.length;
     }
 
-    /** Starts installing a verified stable checkpoint; batches waiting for execution are covered by it. */
+    /**
+     * Starts installing a verified stable checkpoint; the batches waiting for execution that it covers are dropped,
+     * the later ones (a node whose executions, not its agreement, fell behind) run on top of it once installed.
+     */
     void install(CheckpointState state, byte[] encoded) {
         installing = state;
         installingEncoded = encoded;
-        queue.clear();
+        queue.removeIf(r -> r.seq() <= state.seq());
         out.add(new Output.InstallState(state.seq(), state.applicationState()));
     }
 
@@ -211,13 +223,18 @@ final class ExecutionStage {
         }
         replies = installing.replies().copy();
         lastExecuted = seq;
-        lastQueued = seq;
+        lastQueued = Math.max(lastQueued, seq);
         running = null;
         checkpointDue = -1;
         states.put(seq, installingEncoded);
         installing = null;
         installingEncoded = null;
         return replies;
+    }
+
+    /** After an installation: runs the batches queued above the installed checkpoint, if any. */
+    void resume() {
+        pump();
     }
 
     /** Forgets states older than the stable checkpoint. */

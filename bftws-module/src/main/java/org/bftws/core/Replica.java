@@ -212,7 +212,7 @@ public final class Replica implements Node {
         now++;
         viewChanges.onTick();
         claimProtocol.onTick();
-        if (!viewChanging && !stateTransfer.active()) {
+        if (!viewChanging && !stateTransfer.holdsAgreement()) {
             OptionalLong oldest = earliest(requests.oldestWaitingTick(claimProtocol::waitingSince),
                     log.oldestUncommitted(lastCommitted, view));
             if (oldest.isPresent() && now - Math.max(oldest.getAsLong(), lastProgressTick) >= viewChanges.timeout()) {
@@ -245,6 +245,7 @@ public final class Replica implements Node {
             out.drop("results for " + seq, "this node does not execute");
         } else {
             execution.executed(seq, results);
+            stateTransfer.caughtUp(lastCommitted, execution.lastExecuted());
             sendDeferredPrepares();
         }
         return out.drain();
@@ -316,7 +317,7 @@ public final class Replica implements Node {
     /** Processes committed slots in sequence order: execution, forwarding, clients' progress. */
     void advanceCommitted() {
         boolean progressed = false;
-        while (!stateTransfer.installing()) {
+        while (!stateTransfer.installing() || (execution != null && execution.canQueue(lastCommitted + 1))) {
             Slot s = log.get(lastCommitted + 1);
             if (s == null || !s.committed || !normal.haveBodies(s, -1)) {
                 break;
@@ -345,7 +346,7 @@ public final class Replica implements Node {
             }
             progressed |= !s.committedBatch.isNull();
         }
-        stateTransfer.caughtUp(lastCommitted);
+        stateTransfer.caughtUp(lastCommitted, lastExecuted());
         if (progressed) {
             lastProgressTick = now;
             viewChanges.progress();
@@ -357,7 +358,7 @@ public final class Replica implements Node {
 
     /** Whether this node is fetching a stable checkpoint: the primary proposes nothing meanwhile. */
     boolean stateTransferActive() {
-        return stateTransfer.active();
+        return stateTransfer.holdsAgreement();
     }
 
     // ------------------------------------------------------------------------------------------------ views

@@ -32,6 +32,11 @@ final class StateTransfer {
     private long installingSeq = -1;
     private int peerCursor;
     private boolean installing;
+    /**
+     * The transfer is for execution only: the node's agreement keeps up (it commits with the group), its executions
+     * lag. Such a transfer neither stops the node proposing as primary nor pauses its view-change timer.
+     */
+    private boolean forExecutionOnly;
 
     StateTransfer(int id, Membership membership, ReplicaOptions options, Outbox out) {
         this.id = id;
@@ -49,8 +54,26 @@ final class StateTransfer {
         return installing;
     }
 
-    /** The node needs the stable checkpoint at {@code seq} (or a later one). */
+    /** Whether the node's agreement waits for the transfer (it fell behind the stable checkpoint, not only its executions). */
+    boolean holdsAgreement() {
+        return active() && !forExecutionOnly;
+    }
+
+    /** The node needs the stable checkpoint at {@code seq} (or a later one): its committed prefix is behind it. */
     void need(long seq, long now) {
+        forExecutionOnly = false;
+        fetch(seq, now);
+    }
+
+    /** The node's executions, not its agreement, are behind the stable checkpoint at {@code seq}. */
+    void needForExecution(long seq, long now) {
+        if (!active()) {
+            forExecutionOnly = true;
+        }
+        fetch(seq, now);
+    }
+
+    private void fetch(long seq, long now) {
         if (seq > target) {
             boolean waiting = active();
             target = seq;
@@ -70,7 +93,15 @@ final class StateTransfer {
 
     /** The node caught up to the target another way (through its log): no state is needed any more. */
     void caughtUp(long position) {
-        if (active() && !installing && position >= target) {
+        caughtUp(position, position);
+    }
+
+    /**
+     * As {@link #caughtUp(long)}, for a node that commits up to {@code committed} and executed up to {@code executed}:
+     * a transfer for execution only ends when the executions reach the target.
+     */
+    void caughtUp(long committed, long executed) {
+        if (active() && !installing && (forExecutionOnly ? executed : committed) >= target) {
             target = -1;
         }
     }

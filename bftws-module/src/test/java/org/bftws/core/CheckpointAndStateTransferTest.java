@@ -214,6 +214,40 @@ class CheckpointAndStateTransferTest {
     }
 
     @Test
+    void anExecutorWhoseExecutionsFallMoreThanAWindowBehindTheStableCheckpointFetchesItAndRunsOnlyTheBatchesAfter() {
+        TestCluster c = TestCluster.configurationI(); // checkpoints every 4, watermark window 8
+        c.holdServiceWork(3);
+        run(c, "c", 1, 14);
+        assertEquals(12, c.nodes[0].stableCheckpoint());
+        assertEquals(0, c.nodes[3].lastExecuted(), "node 3's service has not finished its first batch");
+        assertTrue(c.committed.get(3).size() >= 12, "node 3's agreement kept up: " + c.committed.get(3).size());
+
+        c.releaseServiceWork(3);
+        assertEquals(14, c.nodes[3].lastExecuted());
+        assertEquals(c.appState(0), c.appState(3), "the state of checkpoint 12 and batches 13-14 on top of it");
+        List<Long> numbers = c.executedIds(3).stream().map(RequestId::number).toList();
+        assertEquals(List.of(1L, 13L, 14L), numbers, "batches 2-12 were covered by the fetched state, not executed");
+        run(c, "c", 15, 16);
+        assertEquals(c.appState(0), c.appState(3));
+    }
+
+    @Test
+    void aPrimaryWhoseExecutionsLagKeepsProposingWhileItFetchesAndInstallsTheState() {
+        TestCluster c = TestCluster.configurationI(); // at most 4 batches in flight
+        c.holdServiceWork(0); // its installation of checkpoint 12 waits too
+        run(c, "c", 1, 20);
+        for (int i = 1; i < 4; i++) {
+            assertEquals(20, c.nodes[i].lastExecuted(), "node " + i);
+        }
+        assertTrue(c.viewChangesStarted.isEmpty(), "nobody suspected the primary");
+        c.releaseServiceWork(0);
+        assertEquals(20, c.nodes[0].lastExecuted());
+        assertEquals(c.appState(1), c.appState(0));
+        assertEquals(List.of(1L, 13L, 14L, 15L, 16L, 17L, 18L, 19L, 20L),
+                c.executedIds(0).stream().map(RequestId::number).toList());
+    }
+
+    @Test
     void aProvenStateThatTheGroupMovedPastWhileItTravelledIsInstalledAndTheNewerOneFetchedAfter() {
         TestCluster c = TestCluster.configurationI();
         c.down[3] = true;

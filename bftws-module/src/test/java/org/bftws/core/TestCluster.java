@@ -170,8 +170,31 @@ final class TestCluster {
         down[i] = false;
     }
 
+    /**
+     * Node {@code i}'s service work (executions, checkpoint states, installations) waits, in order, until
+     * {@link #releaseServiceWork} runs it: an executor whose service is slower than its agreement.
+     */
+    void holdServiceWork(int i) {
+        held.putIfAbsent(i, new ArrayList<>());
+    }
+
+    /** Runs node {@code i}'s held service work in order and stops holding it. */
+    void releaseServiceWork(int i) {
+        List<Output> work = held.remove(i);
+        if (work != null) {
+            handle(i, work);
+        }
+    }
+
+    private final Map<Integer, List<Output>> held = new HashMap<>();
+
     private void handle(int i, List<Output> outputs) {
         for (Output o : outputs) {
+            if (held.containsKey(i) && (o instanceof Output.Execute || o instanceof Output.TakeCheckpoint
+                    || o instanceof Output.InstallState)) {
+                held.get(i).add(o);
+                continue;
+            }
             if (o instanceof Output.Send s) {
                 for (int to : destinations(i, s.to())) {
                     inFlight.add(new InFlight(i, to, s.message()));

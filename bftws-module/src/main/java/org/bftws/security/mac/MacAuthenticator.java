@@ -219,6 +219,21 @@ public final class MacAuthenticator implements MessageAuthenticator {
     }
 
     /**
+     * The deployment client whose request authenticator {@code request} carries, when this party shares a MAC key
+     * with it; empty otherwise (a WS-Security signed request, an unknown name). It says only whom the request names:
+     * a caller uses it for a request whose authenticity is established already (ordered by the group).
+     */
+    public Optional<String> namedClient(SOAPEnvelope request) {
+        try {
+            RequestAuthenticatorHeader header = RequestAuthenticatorHeader.read(request);
+            String client = header == null ? null : Exchange.clientNamed(config, header.from());
+            return client != null && keys().sharesKeyWith(client) ? Optional.of(client) : Optional.empty();
+        } catch (SecurityRefusal | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * For a client's Voter: the name of the node that MAC-authenticated
      * {@code reply} for this client; empty when the reply carries no authenticator (it must then be WS-Security
      * signed); SecurityRefusal when it carries one that does not verify.
