@@ -451,7 +451,19 @@ public final class Replica implements Node {
                 + ", committed " + lastCommitted + ", executed " + lastExecuted() + ", stable " + checkpoints.stableSeq()
                 + ", next proposal " + nextSeq + ", waiting requests " + requests.waitingCount()
                  + ", oldest waiting since tick " + requests.oldestWaitingTick(claimProtocol::waitingSince) + " (now " + now + ", timeout "
-                + viewChanges.timeout() + ")" + (stateTransfer.active() ? ", fetching state" : "");
+                + viewChanges.timeout() + ")" + (stateTransfer.active() ? ", fetching state" : "")
+                + ", slot " + (lastCommitted + 1) + ": " + slotState(log.get(lastCommitted + 1));
+    }
+
+    private String slotState(Slot s) {
+        if (s == null) {
+            return "empty";
+        }
+        if (s.committed) {
+            return "committed, waiting for request bodies";
+        }
+        return (s.prePrepare == null ? "no pre-prepare" : "pre-prepared in view " + s.view) + ", "
+                + s.prepares.size() + " prepares";
     }
 
     // ------------------------------------------------------------------------------------------------ for StatusResponder

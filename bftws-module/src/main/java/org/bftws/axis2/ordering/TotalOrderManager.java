@@ -279,7 +279,9 @@ public final class TotalOrderManager {
             count("committed batches");
         } else if (o instanceof Output.ViewChangeStarted v) {
             count("view changes started");
-            LOG.warn("{}: suspects the primary, moves to view {}: {}", name, v.view(), v.reason());
+            // where this node stood says why nothing moved (a full window, a slot without its bodies, lagging executions)
+            LOG.warn("{}: suspects the primary, moves to view {}: {} ({})", name, v.view(), v.reason(),
+                    core instanceof org.bftws.core.Replica r ? r.describe() : "view " + core.view());
         } else if (o instanceof Output.ViewInstalled v) {
             count("views installed");
             LOG.warn("{}: entered view {} (primary: node {})", name, v.view(), v.primary());
