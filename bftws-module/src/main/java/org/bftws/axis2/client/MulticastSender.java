@@ -79,6 +79,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
 
     private final TransportOutDescription description = new TransportOutDescription("bftws-multicast");
     private final PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
+    private final CallsInFlight calls = new CallsInFlight(CallsInFlight.DEFAULT_LIMIT);
     private final ExecutorService nodes = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "bftws-multicast");
         t.setDaemon(true);
@@ -101,8 +102,10 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         this.counters = counters;
         this.defaultBackoff = backoff;
         this.attemptTimeoutMillis = attemptTimeoutMillis;
-        pool.setMaxTotal(256);
-        pool.setDefaultMaxPerRoute(64);
+        // Room per replica for every admitted call plus the slower replicas' exchanges of decided calls, which stay
+        // open up to ABANDON_AFTER_DECISION_MILLIS: an admitted call never waits for a connection (CallsInFlight).
+        pool.setDefaultMaxPerRoute(4 * calls.limit());
+        pool.setMaxTotal(16 * calls.limit());
         RequestConfig timeouts = RequestConfig.custom().setConnectTimeout(2_000)
                 .setSocketTimeout((int) attemptTimeoutMillis).build();
         // SOAP over keep-alive connections needs none of a browser's machinery: no cookies, redirects, auth
@@ -229,13 +232,32 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             throws AxisFault {
         if (target.destinations().size() == 1) {
             new Transmission(http, target.destinations().get(0), message, schedule, collector, counters).run();
-        } else {
+            return await(target, collector, waitMillis);
+        }
+        long admitted = System.nanoTime();
+        try {
+            if (!calls.admit(waitMillis)) {
+                throw new AxisFault("bftws: the request to " + target.address() + " was not sent: this client had "
+                        + calls.limit() + " calls undecided for " + waitMillis + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AxisFault("bftws: interrupted while waiting to send to " + target.address());
+        }
+        try {
             for (URI node : target.destinations()) {
                 Transmission t = new Transmission(http, node, message, schedule, collector, counters);
                 transmissions.add(t);
                 nodes.execute(t);
             }
+            long waited = (System.nanoTime() - admitted) / 1_000_000;
+            return await(target, collector, Math.max(1, waitMillis - waited));
+        } finally {
+            calls.decided();
         }
+    }
+
+    private static NodeReply await(Target target, ReplyCollector collector, long waitMillis) throws AxisFault {
         try {
             return collector.await(waitMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
