@@ -61,6 +61,9 @@ public final class BftClient implements AutoCloseable {
             throw new AxisFault("bftws: the bftws module did not start: " + problem);
         }
         this.node = BftwsNode.of(context);
+        if (maxInFlight >= org.bftws.axis2.client.MulticastSender.DEFAULT_CALLS_AT_ONCE) {
+            node.admitCallsAtOnce(maxInFlight + 1); // every async worker, and a blocking call beside them
+        }
         this.defaultPolicy = defaultPolicy;
         this.policies = Map.copyOf(policies);
         this.callers = new CallerClients(context);

@@ -35,6 +35,8 @@ public final class BftwsNode {
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private final java.util.List<Runnable> stopListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    private final MulticastSender sender;
+
     BftwsNode(ConfigurationContext configuration, NodeSettings settings) {
         this.configuration = configuration;
         this.settings = settings;
@@ -48,6 +50,7 @@ public final class BftwsNode {
                 Backoff.of(settings.retransmission(), settings.maxRetransmissions()),
                 settings.attemptTimeout().toMillis());
         this.voting = new ReplyVoting(settings.replicas());
+        this.sender = sender;
         sender.setCollectors(voting::collectorFor);
         sender.countReadsIn(voting.counters());
         this.source = new RmSource(configuration, settings.replicas(), sender, settings.attemptTimeout().toMillis()
@@ -61,6 +64,11 @@ public final class BftwsNode {
             throw new IllegalStateException("the bftws module was not initialised on this Axis2 node");
         }
         return node;
+    }
+
+    /** This engine as a client: at most {@code n} calls to replicated groups undecided at once (default 64). */
+    public void admitCallsAtOnce(int n) {
+        sender.admitAtOnce(n);
     }
 
     public NodeSettings settings() {

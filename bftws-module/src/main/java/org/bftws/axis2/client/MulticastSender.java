@@ -76,10 +76,12 @@ public final class MulticastSender extends AbstractHandler implements TransportS
      * timeout. It has the request already (it was sent in full); only its reply is not waited for.
      */
     static final long ABANDON_AFTER_DECISION_MILLIS = 1_000;
+    /** Calls to replicated groups undecided at once unless {@link #admitAtOnce} says otherwise. */
+    public static final int DEFAULT_CALLS_AT_ONCE = CallsInFlight.DEFAULT_LIMIT;
 
     private final TransportOutDescription description = new TransportOutDescription("bftws-multicast");
     private final PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
-    private final CallsInFlight calls = new CallsInFlight(CallsInFlight.DEFAULT_LIMIT);
+    private volatile CallsInFlight calls = new CallsInFlight(CallsInFlight.DEFAULT_LIMIT);
     private final ExecutorService nodes = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "bftws-multicast");
         t.setDaemon(true);
@@ -102,10 +104,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         this.counters = counters;
         this.defaultBackoff = backoff;
         this.attemptTimeoutMillis = attemptTimeoutMillis;
-        // Room per replica for every admitted call plus the slower replicas' exchanges of decided calls, which stay
-        // open up to ABANDON_AFTER_DECISION_MILLIS: an admitted call never waits for a connection (CallsInFlight).
-        pool.setDefaultMaxPerRoute(4 * calls.limit());
-        pool.setMaxTotal(16 * calls.limit());
+        sizePool(calls.limit());
         RequestConfig timeouts = RequestConfig.custom().setConnectTimeout(2_000)
                 .setSocketTimeout((int) attemptTimeoutMillis).build();
         // SOAP over keep-alive connections needs none of a browser's machinery: no cookies, redirects, auth
@@ -115,6 +114,27 @@ public final class MulticastSender extends AbstractHandler implements TransportS
                 .disableAutomaticRetries().disableCookieManagement().disableRedirectHandling()
                 .disableAuthCaching().disableContentCompression().disableConnectionState().build();
         description.setSender(this);
+    }
+
+    /**
+     * Room per replica for every admitted call plus the slower replicas' exchanges of decided calls, which stay open
+     * up to {@link #ABANDON_AFTER_DECISION_MILLIS}: an admitted call never waits for a connection ({@link CallsInFlight}).
+     */
+    private void sizePool(int callsAtOnce) {
+        pool.setDefaultMaxPerRoute(4 * callsAtOnce);
+        pool.setMaxTotal(16 * callsAtOnce);
+    }
+
+    /**
+     * At most {@code n} calls to replicated groups undecided at once (default {@value CallsInFlight#DEFAULT_LIMIT}); a
+     * client that runs more concurrent calls (BftClient's maxInFlight) raises it before its first call.
+     */
+    public void admitAtOnce(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("at least one call must be admitted at once, got " + n);
+        }
+        sizePool(Math.max(n, calls.limit()));
+        calls = new CallsInFlight(n);
     }
 
     public TransportOutDescription description() {
@@ -235,6 +255,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             return await(target, collector, waitMillis);
         }
         long admitted = System.nanoTime();
+        CallsInFlight calls = this.calls; // the one this call is admitted by is the one it leaves
         try {
             if (!calls.admit(waitMillis)) {
                 throw new AxisFault("bftws: the request to " + target.address() + " was not sent: this client had "
