@@ -66,7 +66,7 @@ public final class BftwsNode {
         return node;
     }
 
-    /** This engine as a client: at most {@code n} calls to replicated groups undecided at once (default 64). */
+    /** This engine as a client: at most {@code n} calls to replicated groups undecided at once (default 32). */
     public void admitCallsAtOnce(int n) {
         sender.admitAtOnce(n);
     }

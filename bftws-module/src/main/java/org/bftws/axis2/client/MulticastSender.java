@@ -126,7 +126,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     }
 
     /**
-     * At most {@code n} calls to replicated groups undecided at once (default {@value CallsInFlight#DEFAULT_LIMIT}); a
+     * At most {@code n} calls to replicated groups undecided at once (default {@value #DEFAULT_CALLS_AT_ONCE}); a
      * client that runs more concurrent calls (BftClient's maxInFlight) raises it before its first call.
      */
     public void admitAtOnce(int n) {
