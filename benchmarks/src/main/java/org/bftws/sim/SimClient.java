@@ -230,6 +230,18 @@ final class SimClient {
                 ("TERMINATE:" + client).getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The client a sequence belongs to: its identifier up to a generation ("~2") or creation time ("@ms"). */
+    static String clientOf(String sequence) {
+        int end = sequence.length();
+        for (char c : new char[] {'~', '@'}) {
+            int at = sequence.indexOf(c);
+            if (at >= 0) {
+                end = Math.min(end, at);
+            }
+        }
+        return sequence.substring(0, end);
+    }
+
     /** The simulator's {@link org.bftws.core.SequenceRules}: a request whose payload says so terminates its sequence. */
     static boolean terminates(Request r) {
         byte[] p = r.payload();

@@ -60,14 +60,12 @@ public final class Simulation {
     private final Map<String, Integer> clientIndex = new HashMap<>();
     private final StringBuilder trace;
     private final Map<String, Long> events = new java.util.TreeMap<>();
-    /** The slow service's work waiting to run, in order ({@link Scenario.SlowService}). */
-    private final java.util.ArrayDeque<Output> slowWork = new java.util.ArrayDeque<>();
-    /** The tick before which the slow service is still busy with its last piece of work. */
-    private long slowBusyUntil;
+    private final SlowServiceQueue slowService;
     private long now;
 
     private Simulation(Scenario scenario, boolean traced) {
         this.scenario = scenario;
+        this.slowService = new SlowServiceQueue(scenario);
         this.membership = scenario.membership();
         this.rnd = new Random(scenario.seed() * 0x9E3779B97F4A7C15L + 1);
         this.network = new SimNetwork(scenario, rnd);
@@ -152,7 +150,8 @@ public final class Simulation {
                     process(i, nodes[i].onTick());
                 }
             }
-            runSlowService();
+            int slowNode = scenario.slow().node();
+            slowService.runDue(now, slowNode >= 0 && down[slowNode], work -> runServiceWork(slowNode, work));
             for (SimClient c : clients) {
                 c.onTick(now, this);
             }
@@ -164,18 +163,6 @@ public final class Simulation {
         String stuck = oracle.violations().isEmpty() && !correctClientsDone() ? stuckReport() : null;
         return new Result(scenario, List.copyOf(oracle.violations()), stuck, now, network.sent(),
                 Math.max(0, now - scenario.faultTicks()), events, trace == null ? null : trace.toString());
-    }
-
-    /** The client a sequence belongs to: its identifier up to a generation ("~2") or creation time ("@ms"). */
-    private static String clientName(String sequence) {
-        int end = sequence.length();
-        for (char c : new char[] {'~', '@'}) {
-            int at = sequence.indexOf(c);
-            if (at >= 0) {
-                end = Math.min(end, at);
-            }
-        }
-        return sequence.substring(0, end);
     }
 
     /** Node {@code i}'s wall clock: true time plus its offset (a lying clock's lies beyond the bound). */
@@ -242,9 +229,7 @@ public final class Simulation {
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
                 down[c.node()] = false;
                 if (c.restart() != Scenario.Restart.MEMORY) {
-                    if (scenario.slow().node() == c.node()) {
-                        slowWork.clear(); // the process died with its service's queue
-                    }
+                    slowService.processDied(c.node());
                     nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), authenticators::gated,
                             SimClient.RULES);
                     tellClock(c.node());
@@ -353,33 +338,6 @@ public final class Simulation {
         }
     }
 
-    private static boolean isServiceWork(Output o) {
-        return o instanceof Output.Execute || o instanceof Output.TakeCheckpoint || o instanceof Output.InstallState;
-    }
-
-    /** Whether node {@code i}'s service work waits its turn: it is slow now, or earlier work still waits. */
-    private boolean slowService(int i) {
-        return scenario.slow().node() == i && (now < scenario.faultTicks() || !slowWork.isEmpty());
-    }
-
-    /**
-     * Runs the slow service's next piece of work once its last one is done (during the fault period), or all of it
-     * (after). A piece's outputs queue any work they make behind what already waits, as an invoker thread would.
-     */
-    private void runSlowService() {
-        int i = scenario.slow().node();
-        if (i < 0 || down[i]) {
-            return;
-        }
-        while (!slowWork.isEmpty() && (now >= scenario.faultTicks() || now >= slowBusyUntil)) {
-            slowBusyUntil = now + scenario.slow().ticks();
-            runServiceWork(i, slowWork.poll());
-            if (now < scenario.faultTicks()) {
-                return;
-            }
-        }
-    }
-
     /** A batch's execution, a checkpoint's state or an installation, run by node {@code i}'s service now. */
     private void runServiceWork(int i, Output o) {
         boolean correct = !scenario.faulty(i);
@@ -418,10 +376,9 @@ public final class Simulation {
                     oracle.refused(i, r.request(), r.result());
                 }
                 route(i, s);
-            } else if (isServiceWork(o)) {
-                if (slowService(i)) {
+            } else if (SlowServiceQueue.isServiceWork(o)) {
+                if (slowService.queued(i, o, now)) {
                     count("slow service: work queued");
-                    slowWork.add(o);
                 } else {
                     runServiceWork(i, o);
                 }
@@ -478,7 +435,7 @@ public final class Simulation {
         if (d instanceof Destination.Node n) {
             list.add(n.id());
         } else if (d instanceof Destination.Client c) {
-            Integer index = clientIndex.get(clientName(c.id()));
+            Integer index = clientIndex.get(SimClient.clientOf(c.id()));
             if (index != null) {
                 list.add(nodes.length + index);
             }
