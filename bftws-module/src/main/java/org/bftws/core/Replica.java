@@ -245,7 +245,7 @@ public final class Replica implements Node {
             out.drop("results for " + seq, "this node does not execute");
         } else {
             execution.executed(seq, results);
-            stateTransfer.caughtUp(lastCommitted, execution.lastExecuted());
+            stateTransfer.caughtUp(lastCommitted, lastExecuted());
             sendDeferredPrepares();
         }
         return out.drain();
