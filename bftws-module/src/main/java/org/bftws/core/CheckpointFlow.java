@@ -51,8 +51,11 @@ final class CheckpointFlow {
             out.drop("state installed at " + seq, "this node does not execute");
             return;
         }
+        boolean rollback = execution.rollingBack();
         ReplyTable table = execution.installed(seq);
-        if (table != null) {
+        if (table != null && rollback) {
+            execution.resume(); // a tentative execution undone: the committed batches since the state run again
+        } else if (table != null) {
             finishStateTransfer(seq, table);
             execution.resume();
         }

@@ -13,10 +13,18 @@ import java.util.TreeMap;
  * <p>One batch at a time: the next {@link Output.Execute} goes out only after the previous one's results (and a due
  * checkpoint's state) came back, so the last-reply table is exactly as of the checkpoint's sequence number and the
  * duplicate decisions for a batch see every earlier result.
+ *
+ * <p>With tentative execution (PBFT's, section 5.1 of Castro and Liskov), a replica runs the next batch once it is
+ * prepared, when every earlier one is committed and executed, and replies tentatively; one such batch at a time.
+ * When that sequence number commits with the same batch, the execution stands; when another batch commits there (a
+ * view change re-proposed something else), it is undone through the service's own set_state: the newest checkpointed
+ * state goes back in and the committed batches since are executed again. So tentative execution waits until this
+ * node holds a checkpointed state (its first checkpoint), and keeps the committed batches executed since the newest.
  */
 final class ExecutionStage {
 
-    private record Ready(long seq, int view, List<Request> requests, long time) {
+    /** A batch to execute; {@code batch}, its digest, tells a tentative execution's batch from the committed one. */
+    private record Ready(long seq, int view, List<Request> requests, long time, Digest batch) {
     }
 
     private final int id;
@@ -30,6 +38,18 @@ final class ExecutionStage {
     private long lastQueued;
     private final ArrayDeque<Ready> queue = new ArrayDeque<>();
     private Ready running;
+    /** The requests of {@link #running} that went to the service (duplicates and refusals taken out). */
+    private List<Request> runningEffective;
+    /** {@link #running} runs tentatively (its replies say so even if an installation undid it meanwhile). */
+    private boolean runningTentative;
+    /** The batch executed (or executing) tentatively and not settled yet, or null; at most one. */
+    private Ready tentative;
+    /** Sequences the tentative batch expired: reported once it stands (the adapter forgets their WS-RM state). */
+    private List<String> tentativeExpired = List.of();
+    /** Committed batches executed since the newest state in {@link #states}: what a rollback executes again. */
+    private List<Ready> sinceState = new ArrayList<>();
+    /** The installation running is a rollback of a tentative execution, not a state transfer. */
+    private boolean rollingBack;
     private long checkpointDue = -1;
     /** Encoded checkpointed states this node took or installed, at or above the stable checkpoint. */
     private final TreeMap<Long, byte[]> states = new TreeMap<>();
@@ -73,73 +93,161 @@ final class ExecutionStage {
 
     /** Accepts committed batch {@code seq} (the next one), proposed at {@code time}, for execution. */
     void execute(long seq, int view, List<Request> batch, long time) {
+        execute(seq, view, batch, time, null);
+    }
+
+    /** As {@link #execute(long, int, List, long)}, for a batch with digest {@code digest} (settles a tentative run). */
+    void execute(long seq, int view, List<Request> batch, long time, Digest digest) {
         if (seq != lastQueued + 1 || (installing != null && seq <= installing.seq())) {
             throw new IllegalStateException("execution must be in order: queued up to " + lastQueued + ", got " + seq
                     + (installing != null ? ", installing " + installing.seq() : ""));
         }
         lastQueued = seq;
-        queue.add(new Ready(seq, view, batch, time));
+        queue.add(new Ready(seq, view, batch, time, digest));
         pump();
+    }
+
+    /**
+     * Whether batch {@code seq} may run tentatively now: it is the next one, everything before it executed, nothing
+     * else runs or waits, and a checkpointed state is here to roll back to.
+     */
+    boolean canRunTentatively(long seq) {
+        return tentative == null && running == null && queue.isEmpty() && checkpointDue < 0 && installing == null
+                && seq == lastQueued + 1 && lastExecuted == lastQueued && !states.isEmpty();
+    }
+
+    /** Runs prepared batch {@code seq} (digest {@code digest}) tentatively; see {@link #canRunTentatively}. */
+    void executeTentatively(long seq, int view, List<Request> batch, long time, Digest digest) {
+        if (!canRunTentatively(seq)) {
+            throw new IllegalStateException("batch " + seq + " cannot run tentatively now");
+        }
+        tentative = new Ready(seq, view, batch, time, digest);
+        start(tentative);
     }
 
     private void pump() {
         while (running == null && checkpointDue < 0 && installing == null && !queue.isEmpty()) {
-            Ready r = queue.poll();
-            // The batch's time first: sequences idle for longer than the limit expire before its requests are
-            // judged, so a client coming back after the limit is refused in this very batch (at every executor).
-            List<String> expired = replies.advance(r.time(), options.sequenceIdleLimit());
-            if (!expired.isEmpty()) {
-                out.add(new Output.SequencesExpired(r.seq(), expired));
+            if (tentative != null && !settleTentative(queue.peek())) {
+                return; // rolled back: the committed batches run again once the state is back
             }
-            List<Request> effective = new ArrayList<>(r.requests().size());
-            for (Request req : r.requests()) {
-                long createdAt = rules.createdAt(req.id().client());
-                switch (replies.verdict(req.id(), createdAt, options.sequenceIdleLimit())) {
-                    case EXECUTE -> {
-                        replies.executing(req.id(), createdAt);
-                        effective.add(req);
-                    }
-                    case DUPLICATE -> answerFromCache(req.id(), r.view());
-                    case ENDED -> answerEnded(req, r.view(), Reply.TERMINATED);
-                    case EXPIRED -> answerEnded(req, r.view(), Reply.EXPIRED);
-                    case NOT_YET_VALID -> answerEnded(req, r.view(), Reply.NOT_YET_VALID);
-                    case OUT_OF_ORDER -> out.drop(req.id(), "ordered before its predecessor in its client's sequence; left for later");
-                }
+            if (!queue.isEmpty() && checkpointDue < 0) {
+                start(queue.poll());
             }
-            running = new Ready(r.seq(), r.view(), effective, r.time());
-            out.add(new Output.Execute(r.seq(), r.view(), effective));
         }
     }
 
+    /**
+     * The committed batch {@code committed} is next and a tentative execution waits to be settled: it stands if it ran
+     * this very batch (true), otherwise it is rolled back (false).
+     */
+    private boolean settleTentative(Ready committed) {
+        Ready t = tentative;
+        tentative = null;
+        if (committed.seq() == t.seq() && t.batch().equals(committed.batch())) {
+            queue.poll();
+            if (!tentativeExpired.isEmpty()) {
+                out.add(new Output.SequencesExpired(t.seq(), tentativeExpired));
+            }
+            tentativeExpired = List.of();
+            out.add(new Output.TentativeSettled(t.seq(), true));
+            executedCommitted(t);
+            return true;
+        }
+        tentativeExpired = List.of();
+        out.add(new Output.TentativeSettled(t.seq(), false));
+        rollBack();
+        return false;
+    }
+
+    /** Puts the newest checkpointed state back and queues the committed batches executed since, to run again. */
+    private void rollBack() {
+        java.util.Map.Entry<Long, byte[]> base = states.lastEntry();
+        for (int i = sinceState.size() - 1; i >= 0; i--) {
+            queue.addFirst(sinceState.get(i));
+        }
+        sinceState = new ArrayList<>();
+        rollingBack = true;
+        installing = CheckpointState.decode(base.getValue());
+        installingEncoded = base.getValue();
+        out.add(new Output.InstallState(base.getKey(), installing.applicationState()));
+    }
+
+    /** Whether the installation running undoes a tentative execution (then it is no state transfer). */
+    boolean rollingBack() {
+        return rollingBack;
+    }
+
+    private void start(Ready r) {
+        boolean isTentative = r == tentative;
+        // The batch's time first: sequences idle for longer than the limit expire before its requests are
+        // judged, so a client coming back after the limit is refused in this very batch (at every executor).
+        List<String> expired = replies.advance(r.time(), options.sequenceIdleLimit());
+        if (isTentative) {
+            tentativeExpired = expired;
+        } else if (!expired.isEmpty()) {
+            out.add(new Output.SequencesExpired(r.seq(), expired));
+        }
+        List<Request> effective = new ArrayList<>(r.requests().size());
+        for (Request req : r.requests()) {
+            long createdAt = rules.createdAt(req.id().client());
+            switch (replies.verdict(req.id(), createdAt, options.sequenceIdleLimit())) {
+                case EXECUTE -> {
+                    replies.executing(req.id(), createdAt);
+                    effective.add(req);
+                }
+                case DUPLICATE -> answerFromCache(req.id(), r.view(), isTentative);
+                case ENDED -> answerEnded(req, r.view(), Reply.TERMINATED, isTentative);
+                case EXPIRED -> answerEnded(req, r.view(), Reply.EXPIRED, isTentative);
+                case NOT_YET_VALID -> answerEnded(req, r.view(), Reply.NOT_YET_VALID, isTentative);
+                case OUT_OF_ORDER -> out.drop(req.id(), "ordered before its predecessor in its client's sequence; left for later");
+            }
+        }
+        running = r;
+        runningEffective = effective;
+        runningTentative = isTentative;
+        out.add(new Output.Execute(r.seq(), r.view(), effective, isTentative));
+    }
+
     void executed(long seq, List<byte[]> results) {
-        if (running == null || running.seq() != seq || running.requests().size() != results.size()) {
+        if (running == null || running.seq() != seq || runningEffective.size() != results.size()) {
             out.drop("results for " + seq, "no execution of that size is running");
             return;
         }
         Ready r = running;
+        List<Request> effective = runningEffective;
+        boolean isTentative = runningTentative;
         running = null;
+        runningEffective = null;
         for (int i = 0; i < results.size(); i++) {
-            Request req = r.requests().get(i);
+            Request req = effective.get(i);
             RequestId rid = req.id();
             if (rules.terminates(req)) {
                 // The sequence's TerminateSequence, ordered like a request: every executor removes the entry here.
                 // Its reply is the one a retransmission of it gets later too, so the client's vote always agrees.
                 replies.end(rid.client(), rules.createdAt(rid.client()));
-                out.toClient(rid.client(), new Reply(rid, r.view(), Reply.sequenceEnded(Reply.TERMINATED), id));
+                out.toClient(rid.client(), new Reply(rid, r.view(), Reply.sequenceEnded(Reply.TERMINATED), id,
+                        isTentative));
             } else {
                 replies.executed(rid, results.get(i));
-                out.toClient(rid.client(), new Reply(rid, r.view(), results.get(i), id));
+                out.toClient(rid.client(), new Reply(rid, r.view(), results.get(i), id, isTentative));
             }
         }
-        if (installing != null) {
+        if (installing != null || isTentative) {
+            pump(); // a tentative run: its batch may have committed meanwhile
             return;
         }
-        lastExecuted = seq;
-        if (seq % options.checkpointInterval() == 0) {
-            checkpointDue = seq;
-            out.add(new Output.TakeCheckpoint(seq));
-        }
+        executedCommitted(r);
         pump();
+    }
+
+    /** Committed batch {@code r} executed: the node stands after it (and takes a checkpoint when one is due). */
+    private void executedCommitted(Ready r) {
+        sinceState.add(r);
+        lastExecuted = r.seq();
+        if (r.seq() % options.checkpointInterval() == 0) {
+            checkpointDue = r.seq();
+            out.add(new Output.TakeCheckpoint(r.seq()));
+        }
     }
 
     /**
@@ -148,12 +256,16 @@ final class ExecutionStage {
      */
     boolean answerDuplicate(Request r, int view) {
         String client = r.id().client();
+        // While a tentative execution is unsettled, the table may hold its effects: answers from it are tentative too,
+        // in the view the batch prepared in.
+        boolean unsettled = tentative != null;
+        int answerView = unsettled ? tentative.view() : view;
         switch (replies.verdict(r.id(), rules.createdAt(client), options.sequenceIdleLimit())) {
-            case DUPLICATE -> answerFromCache(r.id(), view);
-            case ENDED -> answerEnded(r, view, Reply.TERMINATED);
+            case DUPLICATE -> answerFromCache(r.id(), answerView, unsettled);
+            case ENDED -> answerEnded(r, answerView, Reply.TERMINATED, unsettled);
             // Expired stays expired as the agreed time grows, so this answer is the one the ordered execution gives.
             // NOT_YET_VALID does not (the agreed time may reach the creation time): only the ordered execution says.
-            case EXPIRED -> answerEnded(r, view, Reply.EXPIRED);
+            case EXPIRED -> answerEnded(r, answerView, Reply.EXPIRED, unsettled);
             default -> {
                 return false;
             }
@@ -169,15 +281,15 @@ final class ExecutionStage {
      * called expired, and executors on either side of that point in the order would split the client's vote for good
      * (simulator seeds 33346 and 77006, 2026-11-27).
      */
-    private void answerEnded(Request r, int view, String why) {
+    private void answerEnded(Request r, int view, String why, boolean isTentative) {
         String answer = rules.terminates(r) && !why.equals(Reply.NOT_YET_VALID) ? Reply.TERMINATED : why;
         RequestId rid = r.id();
-        out.toClient(rid.client(), new Reply(rid, view, Reply.sequenceEnded(answer), id));
+        out.toClient(rid.client(), new Reply(rid, view, Reply.sequenceEnded(answer), id, isTentative));
     }
 
-    private void answerFromCache(RequestId rid, int view) {
+    private void answerFromCache(RequestId rid, int view, boolean isTentative) {
         Optional<byte[]> cached = replies.cachedReply(rid);
-        cached.ifPresent(reply -> out.toClient(rid.client(), new Reply(rid, view, reply, id)));
+        cached.ifPresent(reply -> out.toClient(rid.client(), new Reply(rid, view, reply, id, isTentative)));
     }
 
     /** The adapter's get_state result: returns this node's checkpoint message for it, or empty if unexpected. */
@@ -189,6 +301,7 @@ final class ExecutionStage {
         checkpointDue = -1;
         byte[] encoded = new CheckpointState(seq, applicationState, replies.copy()).encode();
         states.put(seq, encoded);
+        sinceState = new ArrayList<>();
         pump();
         return Optional.of(new Checkpoint(seq, Digest.of(encoded), id));
     }
@@ -209,6 +322,13 @@ final class ExecutionStage {
      * the later ones (a node whose executions, not its agreement, fell behind) run on top of it once installed.
      */
     void install(CheckpointState state, byte[] encoded) {
+        if (tentative != null) {
+            // the installed state replaces whatever the tentative execution did: it is undone with everything else
+            out.add(new Output.TentativeSettled(tentative.seq(), false));
+            tentative = null;
+            tentativeExpired = List.of();
+        }
+        rollingBack = false;
         installing = state;
         installingEncoded = encoded;
         queue.removeIf(r -> r.seq() <= state.seq());
@@ -225,10 +345,13 @@ final class ExecutionStage {
         lastExecuted = seq;
         lastQueued = Math.max(lastQueued, seq);
         running = null;
+        runningEffective = null;
         checkpointDue = -1;
         states.put(seq, installingEncoded);
+        sinceState = new ArrayList<>();
         installing = null;
         installingEncoded = null;
+        rollingBack = false;
         return replies;
     }
 

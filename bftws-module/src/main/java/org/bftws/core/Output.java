@@ -16,12 +16,26 @@ public sealed interface Output {
     /**
      * Execute these requests, in this order, as sequence number {@code seq} (ordered in {@code view}); then report
      * their results with {@link Node#onExecuted}. Duplicates and requests out of order in their sequence were already
-     * removed; the list may be empty (a null batch, or nothing new).
+     * removed; the list may be empty (a null batch, or nothing new). {@code tentative}: the batch is prepared, not
+     * committed yet (PBFT's tentative execution); a {@link TentativeSettled} for {@code seq} follows later.
      */
-    record Execute(long seq, int view, List<Request> requests) implements Output {
+    record Execute(long seq, int view, List<Request> requests, boolean tentative) implements Output {
         public Execute {
             requests = List.copyOf(requests);
         }
+
+        public Execute(long seq, int view, List<Request> requests) {
+            this(seq, view, requests, false);
+        }
+    }
+
+    /**
+     * The tentative execution of {@code seq} is settled: {@code kept}, the batch committed as executed; otherwise the
+     * group decided another batch there and the execution was undone: an {@link InstallState} of this node's last
+     * checkpointed state follows, then the committed batches after it execute again. For logs, metrics and the
+     * simulator's checks.
+     */
+    record TentativeSettled(long seq, boolean kept) implements Output {
     }
 
     /** Sequence number {@code seq} committed here with this batch (for logs, metrics and the simulator's checks). */

@@ -155,6 +155,7 @@ public final class Replica implements Node {
     @Override
     public List<Output> onMessage(Message m) {
         handle(m);
+        runTentatively();
         return out.drain();
     }
 
@@ -247,6 +248,7 @@ public final class Replica implements Node {
             execution.executed(seq, results);
             stateTransfer.caughtUp(lastCommitted, lastExecuted());
             sendDeferredPrepares();
+            runTentatively();
         }
         return out.drain();
     }
@@ -254,12 +256,14 @@ public final class Replica implements Node {
     @Override
     public List<Output> onCheckpointState(long seq, byte[] applicationState) {
         checkpointFlow.onCheckpointState(seq, applicationState);
+        runTentatively();
         return out.drain();
     }
 
     @Override
     public List<Output> onStateInstalled(long seq) {
         checkpointFlow.onStateInstalled(seq);
+        runTentatively();
         return out.drain();
     }
 
@@ -339,7 +343,7 @@ public final class Replica implements Node {
                 pacing.committed(r.id().client(), now);
             }
             if (execution != null) {
-                execution.execute(s.seq, view, bodies, s.committedBatch.time());
+                execution.execute(s.seq, view, bodies, s.committedBatch.time(), s.committedBatch.digest());
             }
             if (membership.hasExecutionOnlyNodes()) {
                 out.toExecutionNodes(new CommittedBatch(view, s.seq, s.committedBatch, bodies, id));
@@ -354,6 +358,25 @@ public final class Replica implements Node {
         }
         nextSeq = Math.max(nextSeq, lastCommitted + 1);
         normal.tryPropose();
+    }
+
+    /**
+     * With tentative execution: runs the next batch once it is prepared in this view, if everything before it is
+     * committed and executed (PBFT's tentative execution; {@link ExecutionStage} settles it when the slot commits).
+     * Not during a view change or a state transfer: a prepared certificate of an old view may yet lose to another.
+     */
+    private void runTentatively() {
+        if (execution == null || !options.tentativeExecution() || viewChanging || stateTransfer.active()) {
+            return;
+        }
+        long seq = lastCommitted + 1;
+        Slot s = log.get(seq);
+        if (s == null || !s.prepared || s.committed || s.view != view || s.prePrepare == null
+                || !execution.canRunTentatively(seq) || !requests.hasAll(s.prePrepare.batch())) {
+            return;
+        }
+        Batch b = s.prePrepare.batch();
+        execution.executeTentatively(seq, view, requests.bodiesOf(b), b.time(), b.digest());
     }
 
     /** Whether this node is fetching a stable checkpoint: the primary proposes nothing meanwhile. */

@@ -19,10 +19,14 @@ package org.bftws.core;
  *                             not ticks: agreed time is the primaries' clock readings in the batches
  * @param clockBound           milliseconds by which a new pre-prepare's time may differ from this node's clock
  *                             ({@link Node#onClock}) for this backup to prepare it
+ * @param tentativeExecution   executors run a batch once it is prepared and every earlier one committed, and reply
+ *                             tentatively (PBFT's tentative execution; docs/protocol.md); only where every agreement
+ *                             node executes (Configurations I and II)
  */
 public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int batchMaxSize, int batchDelayTicks,
                              int maxBatchesInFlight, int viewChangeTimeout, int statusPeriod, int fetchTimeout,
-                             int maxPendingPerClient, int clientWaitTicks, long sequenceIdleLimit, long clockBound) {
+                             int maxPendingPerClient, int clientWaitTicks, long sequenceIdleLimit, long clockBound,
+                             boolean tentativeExecution) {
 
     public ReplicaOptions {
         require(checkpointInterval >= 1, "checkpointInterval must be at least 1");
@@ -40,6 +44,14 @@ public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int ba
         require(clockBound >= 0, "clockBound must not be negative");
     }
 
+    /** Options without tentative execution. */
+    public ReplicaOptions(int checkpointInterval, int watermarkWindow, int batchMaxSize, int batchDelayTicks,
+                          int maxBatchesInFlight, int viewChangeTimeout, int statusPeriod, int fetchTimeout,
+                          int maxPendingPerClient, int clientWaitTicks, long sequenceIdleLimit, long clockBound) {
+        this(checkpointInterval, watermarkWindow, batchMaxSize, batchDelayTicks, maxBatchesInFlight, viewChangeTimeout,
+                statusPeriod, fetchTimeout, maxPendingPerClient, clientWaitTicks, sequenceIdleLimit, clockBound, false);
+    }
+
     /** Options without sequence expiry (sequences live until terminated), with a clock bound of 5 s. */
     public ReplicaOptions(int checkpointInterval, int watermarkWindow, int batchMaxSize, int batchDelayTicks,
                           int maxBatchesInFlight, int viewChangeTimeout, int statusPeriod, int fetchTimeout,
@@ -54,7 +66,15 @@ public record ReplicaOptions(int checkpointInterval, int watermarkWindow, int ba
     /** These options with sequence expiry: idle sequences expire after {@code idleLimit} ms of agreed time. */
     public ReplicaOptions withSequenceExpiry(long idleLimit, long bound) {
         return new ReplicaOptions(checkpointInterval, watermarkWindow, batchMaxSize, batchDelayTicks, maxBatchesInFlight,
-                viewChangeTimeout, statusPeriod, fetchTimeout, maxPendingPerClient, clientWaitTicks, idleLimit, bound);
+                viewChangeTimeout, statusPeriod, fetchTimeout, maxPendingPerClient, clientWaitTicks, idleLimit, bound,
+                tentativeExecution);
+    }
+
+    /** These options with tentative execution on or off. */
+    public ReplicaOptions withTentativeExecution(boolean on) {
+        return new ReplicaOptions(checkpointInterval, watermarkWindow, batchMaxSize, batchDelayTicks, maxBatchesInFlight,
+                viewChangeTimeout, statusPeriod, fetchTimeout, maxPendingPerClient, clientWaitTicks, sequenceIdleLimit,
+                clockBound, on);
     }
 
     /** Options whose primary never waits for returning clients (the batch closes by size and delay only). */

@@ -2,11 +2,20 @@ package org.bftws.core;
 
 import java.util.Arrays;
 
-/** An executor's reply to a client, with the view it executed in (clients learn the current view from replies). */
-public record Reply(RequestId request, int view, byte[] result, int sender) implements Message {
+/**
+ * An executor's reply to a client, with the view it executed in (clients learn the current view from replies).
+ * {@code tentative}: executed once its batch prepared, before it committed (PBFT's tentative execution); a client
+ * accepts such a result only from 2f+1 executors of one view, or once f+1 answer it committed ({@link Voter}).
+ */
+public record Reply(RequestId request, int view, byte[] result, int sender, boolean tentative) implements Message {
 
     public Reply {
         result = result.clone();
+    }
+
+    /** A reply to a committed execution (or from the last-reply table). */
+    public Reply(RequestId request, int view, byte[] result, int sender) {
+        this(request, view, result, sender, false);
     }
 
     /** A copy: messages are immutable values. */
@@ -49,7 +58,7 @@ public record Reply(RequestId request, int view, byte[] result, int sender) impl
     @Override
     public boolean equals(Object o) {
         return o instanceof Reply r && request.equals(r.request) && view == r.view && sender == r.sender
-                && Arrays.equals(result, r.result);
+                && tentative == r.tentative && Arrays.equals(result, r.result);
     }
 
     @Override
@@ -59,6 +68,7 @@ public record Reply(RequestId request, int view, byte[] result, int sender) impl
 
     @Override
     public String toString() {
-        return "Reply(" + request + " v" + view + " " + resultDigest() + " from " + sender + ")";
+        return "Reply(" + request + " v" + view + " " + resultDigest() + " from " + sender
+                + (tentative ? ", tentative" : "") + ")";
     }
 }

@@ -15,6 +15,13 @@ import java.util.Set;
  * for good between executors on either side of that point (simulator seed 77006, 2026-11-27). Safety does not
  * depend on it: whatever a faulty executor says, it is one vote, and f+1 agreeing executors include a correct one.
  * Results are compared by digest, so the adapter passes the canonical bytes of the reply body.
+ *
+ * <p>A tentative reply (PBFT's tentative execution: the executor ran the batch once it prepared) counts only
+ * towards a quorum of 2f+1 (at least the policy's threshold) in which every tentative reply names one view: then f+1
+ * correct executors prepared that batch in that view, one of them is in every view change's quorum, and the batch
+ * commits there in every later view, so its result is final. Committed replies count towards both rules. When every
+ * executor answered and neither rule holds (tentative replies of different views), the outcome is inconclusive: the
+ * client asks again, and executors answer a retransmission from their table, committed by then.
  */
 public final class Voter {
 
@@ -27,6 +34,7 @@ public final class Voter {
     private final RequestId request;
     private final int executors;
     private final int threshold;
+    private final int tentativeQuorum;
     private final Set<Integer> eligible;
     private final Map<Integer, Reply> bySender = new HashMap<>();
     private final Map<Digest, List<Reply>> byResult = new HashMap<>();
@@ -40,6 +48,7 @@ public final class Voter {
         this.eligible = new HashSet<>(eligible);
         this.executors = eligible.size();
         this.threshold = policy.threshold(f, executors);
+        this.tentativeQuorum = Math.max(threshold, 2 * f + 1);
     }
 
     public Outcome outcome() {
@@ -62,14 +71,28 @@ public final class Voter {
         }
         List<Reply> same = byResult.computeIfAbsent(reply.resultDigest(), d -> new ArrayList<>());
         same.add(reply);
-        if (same.size() >= threshold) {
+        int[] committedViews = same.stream().filter(r -> !r.tentative()).mapToInt(Reply::view).sorted().toArray();
+        int tentativeView = tentativeQuorumView(same, committedViews.length);
+        if (committedViews.length >= threshold) {
             // The threshold-th highest view among the agreeing replies: vouched for by one correct executor.
-            int[] views = same.stream().mapToInt(Reply::view).sorted().toArray();
-            outcome = new Outcome(State.ACCEPTED, reply.result(), views[views.length - threshold]);
-        } else if (bestCount() + (executors - bySender.size()) < threshold) {
+            outcome = new Outcome(State.ACCEPTED, reply.result(), committedViews[committedViews.length - threshold]);
+        } else if (tentativeView >= 0) {
+            outcome = new Outcome(State.ACCEPTED, reply.result(), tentativeView);
+        } else if (bestCount() + (executors - bySender.size()) < threshold || bySender.size() == executors) {
             outcome = new Outcome(State.INCONCLUSIVE, null, -1);
         }
         return outcome;
+    }
+
+    /** The view whose tentative replies, with the committed ones, make {@link #tentativeQuorum}; -1 if none. */
+    private int tentativeQuorumView(List<Reply> same, int committed) {
+        Map<Integer, Integer> perView = new HashMap<>();
+        for (Reply r : same) {
+            if (r.tentative() && perView.merge(r.view(), 1, Integer::sum) + committed >= tentativeQuorum) {
+                return r.view();
+            }
+        }
+        return -1;
     }
 
     private int bestCount() {

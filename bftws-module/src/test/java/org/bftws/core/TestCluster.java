@@ -28,6 +28,10 @@ final class TestCluster {
     final Map<Integer, List<String>> dropped = new HashMap<>();
     final Map<Integer, List<Output.ViewInstalled>> views = new HashMap<>();
     final List<Reply> replies = new ArrayList<>();
+    /** Tentative executions each node settled, in order: +seq when kept, -seq when rolled back. */
+    final Map<Integer, List<Long>> settled = new HashMap<>();
+    /** State installations each node ran (state transfers and rollbacks), by sequence number. */
+    final Map<Integer, List<Long>> installs = new HashMap<>();
     /** Sequences each node reported expired, in order. */
     final Map<Integer, List<String>> expired = new HashMap<>();
     /** View changes started: the tick and node of each, in order. */
@@ -64,6 +68,8 @@ final class TestCluster {
             views.put(i, new ArrayList<>());
             disks.put(i, new ArrayList<>());
             expired.put(i, new ArrayList<>());
+            settled.put(i, new ArrayList<>());
+            installs.put(i, new ArrayList<>());
         }
     }
 
@@ -214,6 +220,7 @@ final class TestCluster {
                 handle(i, nodes[i].onCheckpointState(t.seq(), Long.toString(appState[i]).getBytes(StandardCharsets.UTF_8)));
             } else if (o instanceof Output.InstallState s) {
                 appState[i] = Long.parseLong(new String(s.applicationState(), StandardCharsets.UTF_8));
+                installs.get(i).add(s.seq());
                 handle(i, nodes[i].onStateInstalled(s.seq()));
             } else if (o instanceof Output.Persist persist) {
                 disks.get(i).add(persist.record());
@@ -225,6 +232,8 @@ final class TestCluster {
                 views.get(i).add(v);
             } else if (o instanceof Output.SequencesExpired x) {
                 expired.get(i).addAll(x.clients());
+            } else if (o instanceof Output.TentativeSettled t) {
+                settled.get(i).add(t.kept() ? t.seq() : -t.seq());
             } else if (o instanceof Output.ViewChangeStarted v) {
                 viewChangesStarted.add(new long[] {tick, i, v.view()});
             }

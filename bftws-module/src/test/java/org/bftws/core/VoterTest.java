@@ -16,6 +16,42 @@ class VoterTest {
         return new Reply(ID, 0, result.getBytes(), from);
     }
 
+    private static Reply tentative(int from, int view, String result) {
+        return new Reply(ID, view, result.getBytes(), from, true);
+    }
+
+    @Test
+    void tentativeRepliesAreAcceptedFromTwoFPlusOneExecutorsOfOneView() {
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        assertEquals(Voter.State.PENDING, v.add(tentative(0, 2, "ok")).state());
+        assertEquals(Voter.State.PENDING, v.add(tentative(1, 2, "ok")).state(), "f+1 tentative replies are not enough");
+        Voter.Outcome o = v.add(tentative(2, 2, "ok"));
+        assertEquals(Voter.State.ACCEPTED, o.state());
+        assertEquals(2, o.view());
+    }
+
+    @Test
+    void tentativeRepliesOfDifferentViewsDoNotMakeAQuorumAndTheClientAsksAgain() {
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        v.add(tentative(0, 1, "ok"));
+        v.add(tentative(1, 2, "ok"));
+        assertEquals(Voter.State.PENDING, v.add(tentative(2, 1, "ok")).state());
+        assertEquals(Voter.State.INCONCLUSIVE, v.add(tentative(3, 2, "ok")).state(),
+                "every executor answered and no rule holds: the retransmission gets committed answers");
+    }
+
+    @Test
+    void committedRepliesCountTowardsATentativeQuorumAndFPlusOneCommittedSuffice() {
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        v.add(tentative(0, 3, "ok"));
+        v.add(reply(1, "ok"));
+        assertEquals(Voter.State.ACCEPTED, v.add(tentative(2, 3, "ok")).state());
+        Voter w = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        w.add(tentative(0, 3, "ok"));
+        w.add(reply(1, "ok"));
+        assertEquals(Voter.State.ACCEPTED, w.add(reply(2, "ok")).state());
+    }
+
     @Test
     void aResultIsAcceptedOnceFPlusOneDistinctReplicasReturnedIt() {
         Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
