@@ -16,6 +16,12 @@ import org.bftws.core.RequestId;
  * agreement (no two correct nodes commit or execute different batches at one sequence number), validity (only
  * requests that clients signed execute; a caller group's nested request only if some correct node admitted it), exactly-once (no request id executes at two sequence numbers), and client
  * safety (a client accepts only the reply the correct executors produced).
+ *
+ * <p>With tentative execution, what a correct node's tentative run did counts only once the node keeps it (its batch
+ * committed as run): until then it is held per node ({@link #provisionally}), and dropped if the run is undone. A
+ * client may accept a tentative answer before any of that: such an acceptance waits ({@link #pendingAcceptances})
+ * until a kept or committed execution at a correct executor confirms or contradicts it; one that nothing confirms by
+ * the end of the run is a violation too.
  */
 final class Oracle {
 
@@ -44,6 +50,15 @@ final class Oracle {
     /** The highest position of a request some client accepted the reply to: every read begun later must see it. */
     private long completedThrough;
 
+    /** An answer a client accepted that no kept execution at a correct executor has produced yet. */
+    private record Pending(String client, RequestId id, byte[] result, boolean ended) {
+    }
+
+    private boolean tentativeExecution;
+    private final List<Pending> pending = new ArrayList<>();
+    /** Per correct node: the records of its unsettled tentative run, by sequence number. */
+    private final Map<Integer, java.util.TreeMap<Long, List<Runnable>>> provisional = new HashMap<>();
+
     Oracle(Signatures signatures) {
         this.signatures = signatures;
         stateAfter.put(0L, new SimApplication().getState());
@@ -51,6 +66,60 @@ final class Oracle {
 
     List<String> violations() {
         return violations;
+    }
+
+    /** The schedule runs tentatively: acceptances may come before the execution that confirms them is kept. */
+    void tentativeExecution() {
+        tentativeExecution = true;
+    }
+
+    /** What correct node {@code node}'s tentative run of {@code seq} did: recorded if the node keeps the run. */
+    void provisionally(int node, long seq, Runnable record) {
+        provisional.computeIfAbsent(node, n -> new java.util.TreeMap<>()).computeIfAbsent(seq, s -> new ArrayList<>())
+                .add(record);
+    }
+
+    /** Correct node {@code node} settled its tentative run of {@code seq}: kept (it counts now) or undone. */
+    void settled(int node, long seq, boolean kept) {
+        java.util.TreeMap<Long, List<Runnable>> held = provisional.getOrDefault(node, new java.util.TreeMap<>());
+        List<Runnable> records = held.remove(seq);
+        if (kept && records != null) {
+            records.forEach(Runnable::run);
+        }
+        checkPending();
+    }
+
+    /** Node {@code node} crashed: its unsettled tentative run is gone with its process. */
+    void forget(int node) {
+        provisional.remove(node);
+    }
+
+    /** Acceptances still waiting for a kept or committed execution that confirms them. */
+    int pendingAcceptances() {
+        return pending.size();
+    }
+
+    /** The run is over: an acceptance nothing confirmed accepted what no correct execution that counts produced. */
+    void reportUnconfirmed() {
+        for (Pending p : pending) {
+            violation("client safety", p.client() + " accepted a tentative answer to " + p.id()
+                    + " that no kept or committed execution at a correct executor produced");
+        }
+    }
+
+    private void checkPending() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        List<Pending> waiting = new ArrayList<>(pending);
+        pending.clear();
+        for (Pending p : waiting) {
+            if (p.ended()) {
+                acceptedEnded(p.client(), p.id(), p.result());
+            } else {
+                accepted(p.client(), p.id(), p.result());
+            }
+        }
     }
 
     private void violation(String kind, String detail) {
@@ -123,6 +192,9 @@ final class Oracle {
         if (first != null && !Arrays.equals(first, result)) {
             violation("agreement", "node " + node + " replied differently to " + id);
         }
+        if (first == null) {
+            checkPending();
+        }
     }
 
     /** A correct executor expired these sequences when it executed batch {@code seq}. */
@@ -134,7 +206,9 @@ final class Oracle {
 
     /** A correct executor refused {@code id} (sequence ended, expired or not valid yet) with {@code result}. */
     void refused(int node, RequestId id, byte[] result) {
-        refusals.add(id + " " + Arrays.toString(result));
+        if (refusals.add(id + " " + Arrays.toString(result))) {
+            checkPending();
+        }
         if (org.bftws.core.Reply.endedReason(result).orElse("").equals(org.bftws.core.Reply.EXPIRED)) {
             refusedExpired.add(id);
         }
@@ -157,6 +231,8 @@ final class Oracle {
             accepted(client, id, result);
         } else if (refusals.contains(id + " " + Arrays.toString(result))) {
             return; // a correct executor said exactly this (to a TerminateSequence: ended, when it expired too)
+        } else if (tentativeExecution) {
+            pending.add(new Pending(client, id, result, true)); // a tentative refusal, not kept yet (or a lie)
         } else if (reason.get().equals(org.bftws.core.Reply.TERMINATED) && !endedAt.containsKey(id.client())) {
             violation("client safety", client + " was told its sequence ended at " + id + ", which never happened");
         } else {
@@ -205,7 +281,9 @@ final class Oracle {
             completedThrough = Math.max(completedThrough, position);
         }
         byte[] correct = replies.get(id);
-        if (correct == null) {
+        if (correct == null && tentativeExecution) {
+            pending.add(new Pending(client, id, result, false)); // a tentative answer, not kept yet (or a lie)
+        } else if (correct == null) {
             violation("client safety", client + " accepted a reply to " + id + " that no correct executor produced");
         } else if (!Arrays.equals(correct, result)) {
             violation("client safety", client + " accepted a wrong reply to " + id);

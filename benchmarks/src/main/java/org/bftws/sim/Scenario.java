@@ -45,6 +45,13 @@ public record Scenario(long seed, String configuration, Membership membership, R
         }
     }
 
+    /** This schedule with the nodes' options {@code changed}. */
+    public Scenario withOptions(ReplicaOptions changed) {
+        return new Scenario(seed, configuration, membership, changed, correctClients, requestsPerClient,
+                byzantineClient, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests,
+                ends, expiry, reads, slow);
+    }
+
     /** This schedule with {@code slow} as its slow service. */
     public Scenario withSlowService(SlowService slow) {
         return new Scenario(seed, configuration, membership, options, correctClients, requestsPerClient,

@@ -30,6 +30,11 @@ public final class ScenarioGenerator {
             s = s.withSlowService(new Scenario.SlowService(executors.get(slowness.nextInt(executors.size())),
                     1 + slowness.nextInt(30)));
         }
+        // Tentative execution in half of the schedules where every executor orders (Configurations I and II), from a
+        // stream of its own too.
+        if (!s.membership().hasExecutionOnlyNodes() && new Random(seed * 389 + 0x74656e74L).nextBoolean()) {
+            s = s.withOptions(s.options().withTentativeExecution(true));
+        }
         return s;
     }
 

@@ -61,6 +61,8 @@ public final class Simulation {
     private final StringBuilder trace;
     private final Map<String, Long> events = new java.util.TreeMap<>();
     private final SlowServiceQueue slowService;
+    private final TentativeWindows tentativeWindows;
+    private final Observations observations;
     private long now;
 
     private Simulation(Scenario scenario, boolean traced) {
@@ -73,6 +75,11 @@ public final class Simulation {
         int n = membership.size();
         this.nodes = new Node[n];
         this.apps = new SimApplication[n];
+        this.tentativeWindows = new TentativeWindows(n);
+        this.observations = new Observations(this, scenario, oracle, tentativeWindows);
+        if (scenario.options().tentativeExecution()) {
+            oracle.tentativeExecution();
+        }
         this.previousState = new byte[n][];
         this.lies = new Random(scenario.seed() ^ 0x6c696573L);
         this.down = new boolean[n];
@@ -156,9 +163,13 @@ public final class Simulation {
                 c.onTick(now, this);
             }
             smuggleNested();
-            if (!oracle.violations().isEmpty() || (now > scenario.faultTicks() && correctClientsDone())) {
+            if (!oracle.violations().isEmpty()
+                    || (now > scenario.faultTicks() && correctClientsDone() && oracle.pendingAcceptances() == 0)) {
                 break;
             }
+        }
+        if (oracle.violations().isEmpty() && correctClientsDone()) {
+            oracle.reportUnconfirmed();
         }
         String stuck = oracle.violations().isEmpty() && !correctClientsDone() ? stuckReport() : null;
         return new Result(scenario, List.copyOf(oracle.violations()), stuck, now, network.sent(),
@@ -224,6 +235,8 @@ public final class Simulation {
         for (Scenario.Crash c : scenario.crashes()) {
             if (now == c.at()) {
                 down[c.node()] = true;
+                tentativeWindows.crashed(c.node());
+                oracle.forget(c.node());
                 trace(() -> "node " + c.node() + " crashes" + (c.amnesia() ? " (loses its memory)" : ""));
             }
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
@@ -265,7 +278,12 @@ public final class Simulation {
             return;
         }
         if (e.payload() instanceof SimClient.Read read) {
-            answerRead(e.to(), e.from(), read);
+            int to = e.to();
+            tentativeWindows.answer(to, () -> {
+                if (!down[to]) {
+                    answerRead(to, e.from(), read);
+                }
+            });
             return;
         }
         if (e.payload() instanceof Request r) {
@@ -342,8 +360,11 @@ public final class Simulation {
     private void runServiceWork(int i, Output o) {
         boolean correct = !scenario.faulty(i);
         if (o instanceof Output.Execute e) {
+            if (e.tentative()) {
+                tentativeWindows.executedTentatively(i);
+            }
             if (correct) {
-                oracle.executed(i, e.seq(), e.requests());
+                record(i, e, () -> oracle.executed(i, e.seq(), e.requests()));
             }
             List<byte[]> results = new ArrayList<>();
             for (Request r : e.requests()) {
@@ -352,8 +373,11 @@ public final class Simulation {
                 byte[] result = SimClient.terminates(r) ? Reply.sequenceEnded("terminated") : apps[i].execute(r);
                 results.add(result);
                 if (correct) {
-                    oracle.replied(i, r.id(), result);
-                    oracle.executedState(i, r.id(), apps[i].getState());
+                    byte[] state = apps[i].getState();
+                    record(i, e, () -> {
+                        oracle.replied(i, r.id(), result);
+                        oracle.executedState(i, r.id(), state);
+                    });
                 }
             }
             process(i, nodes[i].onExecuted(e.seq(), results));
@@ -362,19 +386,25 @@ public final class Simulation {
         } else if (o instanceof Output.InstallState s) {
             count(i == scenario.slow().node() ? "state transfers of a slow service" : "state transfers");
             apps[i].setState(s.applicationState());
+            tentativeWindows.installed(i);
             trace(() -> "node " + i + " installs state at " + s.seq());
             process(i, nodes[i].onStateInstalled(s.seq()));
         }
     }
 
+    /** What a correct node's execution did, for the oracle: at once, or once the node keeps a tentative run. */
+    private void record(int i, Output.Execute e, Runnable what) {
+        if (e.tentative()) {
+            oracle.provisionally(i, e.seq(), what);
+        } else {
+            what.run();
+        }
+    }
+
     private void process(int i, List<Output> outputs) {
-        boolean correct = !scenario.faulty(i);
         for (Output o : outputs) {
             if (o instanceof Output.Send s) {
-                if (correct && s.to() instanceof Destination.Client && s.message() instanceof Reply r
-                        && Reply.endedReason(r.result()).isPresent()) {
-                    oracle.refused(i, r.request(), r.result());
-                }
+                observations.sent(i, s, nodes[i].lastExecuted());
                 route(i, s);
             } else if (SlowServiceQueue.isServiceWork(o)) {
                 if (slowService.queued(i, o, now)) {
@@ -384,31 +414,8 @@ public final class Simulation {
                 }
             } else if (o instanceof Output.Persist p) {
                 disks.get(i).add(p.record());
-            } else if (o instanceof Output.SequencesExpired x) {
-                count("sequences expired");
-                if (correct) {
-                    oracle.expired(i, x.seq(), x.clients());
-                }
-                trace(() -> "node " + i + " expires " + x.clients() + " at " + x.seq());
-            } else if (o instanceof Output.Committed c) {
-                if (correct) {
-                    oracle.committed(i, c.seq(), c.batch());
-                }
-            } else if (o instanceof Output.ViewChangeStarted v) {
-                count("view changes started");
-                if (scenario.onlyTheClientMisbehaves()) {
-                    oracle.clientForcedViewChange(i, v.view(), v.reason());
-                }
-                trace(() -> "node " + i + " starts a view change to " + v.view() + ": " + v.reason());
-            } else if (o instanceof Output.ViewInstalled v) {
-                count("views installed");
-                trace(() -> "node " + i + " enters view " + v.view());
-            } else if (o instanceof Output.Dropped d) {
-                count("drops");
-                if (d.reason().contains("beyond the bound")) {
-                    count("pre-prepares not prepared: time beyond the clock bound");
-                }
-                trace(() -> "node " + i + " drops " + d.what() + ": " + d.reason());
+            } else {
+                observations.noted(i, o);
             }
         }
     }
@@ -485,7 +492,8 @@ public final class Simulation {
         }
     }
 
-    private void trace(Supplier<String> line) {
+    /** A trace line, made only when the run is traced. */
+    void trace(Supplier<String> line) {
         if (trace != null) {
             trace(now, line.get());
         }

@@ -89,6 +89,9 @@ public final class SimulatorRuns {
         if (s.slow().on()) {
             add.accept("schedule: a slow service", 1L);
         }
+        if (s.options().tentativeExecution()) {
+            add.accept("schedule: tentative execution", 1L);
+        }
         if (!s.partitions().isEmpty()) {
             add.accept("schedule: partitions", 1L);
         }
