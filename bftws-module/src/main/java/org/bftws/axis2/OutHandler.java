@@ -116,6 +116,9 @@ public final class OutHandler extends AbstractHandler {
             reply.getEnvelope().getHeader().addHeaderBlock("View", reply.getEnvelope().getOMFactory()
                     .createOMNamespace(BFTWS_NS, "bftws")).setText(String.valueOf(view));
         }
+        if (Boolean.TRUE.equals(request.getProperty(org.bftws.axis2.ordering.TotalOrderInvoker.TENTATIVE))) {
+            TentativeHeader.addTo(reply.getEnvelope()); // executed before its batch committed; under the MAC too
+        }
         // The request counts as received at reply time even on a replica that got its body from another replica.
         InboundSequence.Acknowledgement ack = seq.acknowledgement();
         RmHeaders.addAcknowledgement(reply.getEnvelope(), ack.ranges().stream().anyMatch(

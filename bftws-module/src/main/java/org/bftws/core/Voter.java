@@ -19,9 +19,9 @@ import java.util.Set;
  * <p>A tentative reply (PBFT's tentative execution: the executor ran the batch once it prepared) counts only
  * towards a quorum of 2f+1 (at least the policy's threshold) in which every tentative reply names one view: then f+1
  * correct executors prepared that batch in that view, one of them is in every view change's quorum, and the batch
- * commits there in every later view, so its result is final. Committed replies count towards both rules. When every
- * executor answered and neither rule holds (tentative replies of different views), the outcome is inconclusive: the
- * client asks again, and executors answer a retransmission from their table, committed by then.
+ * commits there in every later view, so its result is final. Committed replies count towards both rules. While any
+ * counted reply is tentative the vote stays open even if no rule holds yet (tentative replies of different views, or
+ * too few): the client asks those executors again, and each one's answer after the commit replaces its tentative one.
  */
 public final class Voter {
 
@@ -78,7 +78,8 @@ public final class Voter {
             outcome = new Outcome(State.ACCEPTED, reply.result(), committedViews[committedViews.length - threshold]);
         } else if (tentativeView >= 0) {
             outcome = new Outcome(State.ACCEPTED, reply.result(), tentativeView);
-        } else if (bestCount() + (executors - bySender.size()) < threshold || bySender.size() == executors) {
+        } else if (bySender.values().stream().noneMatch(Reply::tentative)
+                && bestCount() + (executors - bySender.size()) < threshold) {
             outcome = new Outcome(State.INCONCLUSIVE, null, -1);
         }
         return outcome;

@@ -31,13 +31,27 @@ class VoterTest {
     }
 
     @Test
-    void tentativeRepliesOfDifferentViewsDoNotMakeAQuorumAndTheClientAsksAgain() {
+    void tentativeRepliesOfDifferentViewsDoNotMakeAQuorumUntilCommittedAnswersReplaceThem() {
         Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
         v.add(tentative(0, 1, "ok"));
         v.add(tentative(1, 2, "ok"));
         assertEquals(Voter.State.PENDING, v.add(tentative(2, 1, "ok")).state());
-        assertEquals(Voter.State.INCONCLUSIVE, v.add(tentative(3, 2, "ok")).state(),
-                "every executor answered and no rule holds: the retransmission gets committed answers");
+        assertEquals(Voter.State.PENDING, v.add(tentative(3, 2, "ok")).state(),
+                "every executor answered and no rule holds, but their committed answers may still come");
+        assertEquals(Voter.State.ACCEPTED, v.add(reply(0, "ok")).state(),
+                "node 0's committed answer and the two tentative ones of view 2 make 2f+1");
+    }
+
+    @Test
+    void aTentativeResultThatTheCommitOverturnsIsNotAccepted() {
+        Voter v = new Voter(ID, 1, FOUR, ReplyPolicy.WEAK_QUORUM);
+        v.add(tentative(0, 1, "rolled back"));
+        v.add(tentative(1, 1, "rolled back"));
+        v.add(reply(0, "committed"));
+        assertEquals(Voter.State.PENDING, v.add(tentative(2, 1, "rolled back")).state(),
+                "node 0's committed answer replaced its tentative one: two tentative are no quorum");
+        assertEquals(Voter.State.ACCEPTED, v.add(reply(1, "committed")).state());
+        assertArrayEquals("committed".getBytes(), v.outcome().result());
     }
 
     @Test

@@ -27,6 +27,20 @@ public interface ReplyCollector {
         return false;
     }
 
+    /**
+     * Whether {@code node}'s reply so far is tentative (executed before its batch committed) and the vote still open:
+     * then the node is asked again, and its answer once the batch committed replaces the tentative one.
+     */
+    default boolean wantsMoreFrom(java.net.URI node) {
+        return false;
+    }
+
+    /** Waits up to {@code millis} for the outcome to be known; true if it is. */
+    default boolean awaitSettled(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return settled();
+    }
+
     /** Why no reply was decided, for the client's error message. */
     String whyUndecided();
 }

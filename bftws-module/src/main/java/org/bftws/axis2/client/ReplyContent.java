@@ -22,9 +22,11 @@ import org.apache.axis2.kernel.TransportUtils;
  * @param relatesTo the reply's {@code wsa:RelatesTo} (the message id of the request it answers), null without one
  * @param envelope  the envelope all of this was read from, null when empty: what the reply's authenticity is checked on
  * @param charset   the charset the reply was read with (its content type's), null when it names none
+ * @param tentative the reply carries {@code bftws:Tentative} ({@link org.bftws.axis2.TentativeHeader}): executed
+ *                  before its batch committed
  */
 record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, String relatesTo, SOAPEnvelope envelope,
-                    String charset) {
+                    String charset, boolean tentative) {
 
     /** WS-Addressing 1.0 and the 2004/08 submission, whose RelatesTo a reply may carry. */
     private static final java.util.List<String> ADDRESSING = java.util.List.of("http://www.w3.org/2005/08/addressing",
@@ -38,7 +40,7 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, St
     static ReplyContent read(NodeReply reply) {
         if (reply.isEmpty()) {
             if (reply.status() / 100 == 2) {
-                return new ReplyContent(new byte[0], 0, false, true, null, null, null);
+                return new ReplyContent(new byte[0], 0, false, true, null, null, null, false);
             }
             throw new IllegalArgumentException("HTTP " + reply.status() + " with an empty body");
         }
@@ -56,7 +58,8 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, St
                         + "envelope's SOAP version " + version.getEnvelopeURI());
             }
             return new ReplyContent(CanonicalBody.of(envelope.getBody()), ReplyView.of(envelope),
-                    envelope.getBody().hasFault(), false, relatesTo(envelope), envelope, charset(reply));
+                    envelope.getBody().hasFault(), false, relatesTo(envelope), envelope, charset(reply),
+                    org.bftws.axis2.TentativeHeader.present(envelope));
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {

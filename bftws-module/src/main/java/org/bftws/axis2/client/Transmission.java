@@ -112,6 +112,7 @@ final class Transmission implements Runnable {
         long giveUpAt = firstSent + schedule.totalMillis() * 1_000_000;
         int charged = 0; // retransmissions after lost exchanges: the limit counts these
         boolean retryLater = false;
+        boolean tentative = false; // the node answered tentatively: ask again unless the vote settles meanwhile
         for (int attempt = 0; ; attempt++) {
             if (attempt > 0) {
                 if (abandoned || schedule.stopWhenSettled() && collector.settled()) {
@@ -129,7 +130,12 @@ final class Transmission implements Runnable {
                 }
                 counters.retransmissions.incrementAndGet();
                 try {
-                    Thread.sleep(backoff.delayBefore(attempt).toMillis());
+                    long delay = backoff.delayBefore(attempt).toMillis();
+                    if (!tentative) {
+                        Thread.sleep(delay);
+                    } else if (collector.awaitSettled(delay)) {
+                        return;
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     collector.failed(node, "interrupted");
@@ -137,6 +143,7 @@ final class Transmission implements Runnable {
                 }
             }
             retryLater = false;
+            tentative = false;
             try {
                 NodeReply reply = post();
                 if (reply.status() >= 300 && reply.status() != 500 && reply.status() != 400) {
@@ -157,7 +164,14 @@ final class Transmission implements Runnable {
                             message.number(), node, reply.status(), attempt, tookMillis);
                 }
                 collector.offer(reply);
-                return;
+                if (!collector.wantsMoreFrom(node)) {
+                    return;
+                }
+                // Until giveUpAt, like retry-later answers: the committed answer comes once the batch commits.
+                tentative = true;
+                retryLater = true;
+                lastProblem = "only a tentative reply";
+                continue;
             } catch (OversizedReply e) {
                 collector.failed(node, e.getMessage());
                 return;

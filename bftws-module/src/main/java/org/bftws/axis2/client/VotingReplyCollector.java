@@ -35,7 +35,7 @@ public final class VotingReplyCollector implements ReplyCollector {
     public record Decision(int view, List<String> agreeing) {
     }
 
-    private record Counted(NodeReply reply, Digest result, boolean fault) {
+    private record Counted(NodeReply reply, Digest result, boolean fault, boolean tentative) {
     }
 
     private final RequestId request;
@@ -133,16 +133,20 @@ public final class VotingReplyCollector implements ReplyCollector {
             counters.late.incrementAndGet();
             return;
         }
-        boolean seen = counted.stream().anyMatch(c -> c.reply().node().equals(reply.node()));
-        if (seen || uncounted.contains(reply.node())) {
+        Counted earlier = counted.stream().filter(c -> c.reply().node().equals(reply.node())).findFirst().orElse(null);
+        if ((earlier != null && !earlier.tentative()) || uncounted.contains(reply.node())) {
             return; // a node's first final reply is its answer; the Voter would ignore a second one too
         }
-        Voter.Outcome outcome = voter.add(new Reply(request, content.view(), content.canonical(), node));
+        if (earlier != null) {
+            counted.remove(earlier); // its tentative reply: the answer after the commit replaces it (in the Voter too)
+        }
+        Voter.Outcome outcome = voter.add(new Reply(request, content.view(), content.canonical(), node,
+                content.tentative()));
         Digest result = Digest.of(content.canonical());
-        counted.add(new Counted(reply, result, content.fault()));
+        counted.add(new Counted(reply, result, content.fault(), content.tentative()));
         counters.counted.incrementAndGet();
         status.put(reply.node(), (content.fault() ? "fault " : "result ") + result.hex().substring(0, 12)
-                + " in view " + content.view());
+                + " in view " + content.view() + (content.tentative() ? " (tentative)" : ""));
         if (outcome.state() == Voter.State.ACCEPTED) {
             accept(outcome);
         } else if (outcome.state() == Voter.State.INCONCLUSIVE) {
@@ -200,7 +204,7 @@ public final class VotingReplyCollector implements ReplyCollector {
     @Override
     public synchronized NodeReply await(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
-        while (!settled() && uncounted.size() + counted.size() < nodes.size()) {
+        while (!settled() && uncounted.size() + finalAnswers() < nodes.size()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 break;
@@ -211,6 +215,30 @@ public final class VotingReplyCollector implements ReplyCollector {
             counters.undecided.incrementAndGet();
         }
         return decided;
+    }
+
+    /** Nodes whose counted answer is final (not tentative, so no other answer of theirs is coming). */
+    private long finalAnswers() {
+        return counted.stream().filter(c -> !c.tentative() && !uncounted.contains(c.reply().node())).count();
+    }
+
+    @Override
+    public synchronized boolean wantsMoreFrom(URI node) {
+        return !settled() && !uncounted.contains(node)
+                && counted.stream().anyMatch(c -> c.reply().node().equals(node) && c.tentative());
+    }
+
+    @Override
+    public synchronized boolean awaitSettled(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (!settled()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return settled();
     }
 
     @Override

@@ -95,12 +95,17 @@ final class ReplyRouter {
         RequestId id = reply.request();
         PendingRequest waiting = pending.find(id.client(), id.number()).orElse(null);
         java.util.Optional<String> ended = Reply.endedReason(reply.result());
+        // A tentative refusal may yet be undone: the sequence's state here goes only when it ended for good.
+        boolean endedForGood = ended.isPresent() && !reply.tentative();
         if (waiting == null) {
-            if (ended.isPresent()) {
+            if (endedForGood) {
                 endedSequences.accept(id.client());
             }
             return; // nobody waits here: a retransmission will be answered from the cache
         }
+        // What a rebuilt reply states: the view, and whether the answer is tentative (OutHandler adds the headers).
+        waiting.message().setProperty(TotalOrderInvoker.VIEW, reply.view());
+        waiting.message().setProperty(TotalOrderInvoker.TENTATIVE, reply.tentative());
         CachedReply envelope = ended.isPresent() ? null : envelopes.get(id.client(), id.number()).orElse(null);
         if (ended.isPresent()) {
             envelope = endedAnswer(waiting.message(), id, ended.get());
@@ -109,7 +114,7 @@ final class ReplyRouter {
         }
         pending.remove(waiting);
         List<HttpExchange> exchanges = waiting.close();
-        if (ended.isPresent()) {
+        if (endedForGood) {
             // forgotten before the caller hears of it: whoever reads the answer finds no state of the sequence left
             endedSequences.accept(id.client());
         }

@@ -38,6 +38,8 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
 
     /** Message context property: the view a request was ordered in (the reply carries it to the client). */
     public static final String VIEW = "bftws.view";
+    /** Request property: the request executes tentatively (its batch prepared, not committed); its reply says so. */
+    public static final String TENTATIVE = "bftws.tentative";
 
     /** A request that arrived here, waiting to be ordered: its message and the digest the core knows it by. */
     private record Local(PendingRequest pending, Request request) {
@@ -58,6 +60,9 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     private final InboundSequences sequences;
     private final NestedNumbering numbering;
     private final AtomicLong executed = new AtomicLong();
+    /** The service holds a tentative execution's effects (invoker thread only): reads wait in {@link #heldReads}. */
+    private boolean tentativeState;
+    private final List<Read> heldReads = new ArrayList<>();
     /** Answers the exchanges waiting here for a request just executed (the {@link ReplyRouter}). */
     private volatile java.util.function.BiConsumer<RequestId, CachedReply> answer = (id, reply) -> { };
     /** Told of every request this replica executed, after its reply was cached; multi-tier's gate listens. */
@@ -196,7 +201,17 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
                 return;
             }
             if (o instanceof Read r) {
-                executeRead(r);
+                if (tentativeState) {
+                    heldReads.add(r); // PBFT answers reads from committed state only
+                } else {
+                    executeRead(r);
+                }
+                continue;
+            }
+            if (o instanceof Output.TentativeSettled t) {
+                if (t.kept()) {
+                    committedAgain();
+                } // undone: the installation that follows puts a committed state back
                 continue;
             }
             try {
@@ -212,6 +227,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
                     state.setState(parts.serviceState());
                     numbering.resume(parts.nestedNumbering());
                     manager.transferTrace().stateSet(s.seq(), System.nanoTime() - started);
+                    committedAgain();
                     manager.onStateInstalled(s.seq());
                 }
             } catch (AxisFault | RuntimeException e) {
@@ -222,11 +238,21 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
         }
     }
 
+    /** The service's state is committed again (a tentative execution kept, or a state installed): held reads run. */
+    private void committedAgain() {
+        tentativeState = false;
+        List<Read> due = new ArrayList<>(heldReads);
+        heldReads.clear();
+        due.forEach(this::executeRead);
+    }
+
     private void execute(Output.Execute e) throws AxisFault {
         List<byte[]> results = new ArrayList<>(e.requests().size());
+        tentativeState |= e.tentative();
         for (Request r : e.requests()) {
             MessageContext mc = messageFor(r);
             mc.setProperty(VIEW, e.view());
+            mc.setProperty(TENTATIVE, e.tentative());
             ServiceDelivery.DeliveredReply delivered = StateOperations.isSetState(mc)
                     ? delivery.refuse(mc, StateOperations.clientSetStateRefused(mc))
                     // calls the service makes meanwhile are the group's nested calls (paper 3.4)
@@ -234,7 +260,9 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
             CachedReply reply = delivered == null ? null : delivered.reply();
             byte[] result = reply == null ? new byte[0] : delivered.bodyElement() != null ? delivered.bodyElement()
                     : StateOperations.bodyElementBytes(reply.envelope());
-            if (reply != null) {
+            if (reply != null && !e.tentative()) {
+                // a tentative reply is not the one to answer retransmissions with: they go to the core, whose
+                // table answers them as committed once the batch is (and a rollback leaves nothing stale here)
                 envelopes.put(r.id().client(), r.id().number(), reply);
             }
             sequences.find(r.id().client()).ifPresent(s -> s.deliveredThrough(r.id().number()));

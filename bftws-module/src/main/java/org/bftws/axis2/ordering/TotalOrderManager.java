@@ -257,8 +257,12 @@ public final class TotalOrderManager {
                         ownViewChanges.accept(vc);
                     }
                 }
-            } else if (o instanceof Output.Execute || o instanceof Output.TakeCheckpoint || o instanceof Output.InstallState) {
-                invoker.enqueue(o);
+            } else if (o instanceof Output.Execute || o instanceof Output.TakeCheckpoint || o instanceof Output.InstallState
+                    || o instanceof Output.TentativeSettled) {
+                invoker.enqueue(o); // in order with the executions: reads wait while the service's state is tentative
+                if (o instanceof Output.TentativeSettled t) {
+                    count(t.kept() ? "tentative executions kept" : "tentative executions undone");
+                }
             } else {
                 note(o);
             }
