@@ -231,6 +231,9 @@ final class Oracle {
             accepted(client, id, result);
         } else if (refusals.contains(id + " " + Arrays.toString(result))) {
             return; // a correct executor said exactly this (to a TerminateSequence: ended, when it expired too)
+        } else if (tentativeExecution && reason.get().equals(org.bftws.core.Reply.EXPIRED)
+                && expiredAt.containsKey(id.client())) {
+            return; // a tentative refusal from a node's table: the sequence did expire at a correct executor since
         } else if (tentativeExecution) {
             pending.add(new Pending(client, id, result, true)); // a tentative refusal, not kept yet (or a lie)
         } else if (reason.get().equals(org.bftws.core.Reply.TERMINATED) && !endedAt.containsKey(id.client())) {

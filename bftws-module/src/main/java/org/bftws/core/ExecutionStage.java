@@ -256,16 +256,19 @@ final class ExecutionStage {
      */
     boolean answerDuplicate(Request r, int view) {
         String client = r.id().client();
-        // While a tentative execution is unsettled, the table may hold its effects: answers from it are tentative too,
-        // in the view the batch prepared in.
+        // While a tentative execution is unsettled, the table holds its effects: an answer they may have decided is
+        // tentative too, in the view the batch prepared in: a cached reply of a client the batch holds, and an expiry
+        // (the batch moved the agreed time). An ended sequence is committed state: no batch that ends one runs
+        // tentatively.
         boolean unsettled = tentative != null;
-        int answerView = unsettled ? tentative.view() : view;
+        boolean ofTentativeClient = unsettled && tentative.requests().stream().anyMatch(q -> q.id().client().equals(client));
+        int tentativeView = unsettled ? tentative.view() : view;
         switch (replies.verdict(r.id(), rules.createdAt(client), options.sequenceIdleLimit())) {
-            case DUPLICATE -> answerFromCache(r.id(), answerView, unsettled);
-            case ENDED -> answerEnded(r, answerView, Reply.TERMINATED, unsettled);
+            case DUPLICATE -> answerFromCache(r.id(), ofTentativeClient ? tentativeView : view, ofTentativeClient);
+            case ENDED -> answerEnded(r, view, Reply.TERMINATED, false);
             // Expired stays expired as the agreed time grows, so this answer is the one the ordered execution gives.
             // NOT_YET_VALID does not (the agreed time may reach the creation time): only the ordered execution says.
-            case EXPIRED -> answerEnded(r, answerView, Reply.EXPIRED, unsettled);
+            case EXPIRED -> answerEnded(r, tentativeView, Reply.EXPIRED, unsettled);
             default -> {
                 return false;
             }

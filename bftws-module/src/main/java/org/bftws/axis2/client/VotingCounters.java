@@ -17,6 +17,8 @@ public final class VotingCounters {
     public final AtomicLong undecided = new AtomicLong();
     /** Authentic replies that went to the Voter. */
     public final AtomicLong counted = new AtomicLong();
+    /** Counted replies that were tentative (executed before their batch committed: docs/protocol.md). */
+    public final AtomicLong tentative = new AtomicLong();
     /** Counted replies whose result differed from the one decided when the decision fell (Byzantine evidence). */
     public final AtomicLong dissenting = new AtomicLong();
     /** Replies dropped before the vote: not authentic, signed by the wrong party, or not a readable SOAP reply. */
@@ -37,7 +39,7 @@ public final class VotingCounters {
     @Override
     public String toString() {
         return "decided=" + decided + " inconclusive=" + inconclusive + " undecided=" + undecided + " counted="
-                + counted + " dissenting=" + dissenting + " dropped=" + dropped + " late=" + late + " readsAccepted="
+                + counted + " tentative=" + tentative + " dissenting=" + dissenting + " dropped=" + dropped + " late=" + late + " readsAccepted="
                 + readsAccepted + " readsFallenBack=" + readsFallenBack;
     }
 }

@@ -145,6 +145,9 @@ public final class VotingReplyCollector implements ReplyCollector {
         Digest result = Digest.of(content.canonical());
         counted.add(new Counted(reply, result, content.fault(), content.tentative()));
         counters.counted.incrementAndGet();
+        if (content.tentative()) {
+            counters.tentative.incrementAndGet();
+        }
         status.put(reply.node(), (content.fault() ? "fault " : "result ") + result.hex().substring(0, 12)
                 + " in view " + content.view() + (content.tentative() ? " (tentative)" : ""));
         if (outcome.state() == Voter.State.ACCEPTED) {
