@@ -72,6 +72,21 @@ class SimulatedSchedulesTest {
         assertEquals(true, r.ok(), "seed 77836: " + r.violations() + " stuck: " + r.stuck());
     }
 
+    /**
+     * Tentative execution. 24067: a replica whose executions lag the stable checkpoint runs a batch tentatively, the
+     * group's checkpoint moves on, and its garbage collection dropped the only state it could roll back to; the batch
+     * then committed differently and the rollback had nothing to install. 26952: a client accepted answers that
+     * replicas marked tentative only because a tentative run of another client's batch was unsettled; the run was
+     * undone and nothing confirmed the answers (the oracle's check, and too many tentative answers).
+     */
+    @Test
+    void aTentativeExecutionIsUndoneEvenWhenTheStableCheckpointPassedItsStateAndUnrelatedAnswersAreNotTentative() {
+        for (long seed : new long[] {24067, 26952}) {
+            Simulation.Result r = Simulation.run(seed, false);
+            assertEquals(true, r.ok(), "seed " + seed + ": " + r.violations() + " stuck: " + r.stuck());
+        }
+    }
+
     @Test
     void theSchedulesCoverEveryFaultKindAndEveryConfiguration() {
         Map<Behavior, Integer> behaviors = new EnumMap<>(Behavior.class);
@@ -103,6 +118,9 @@ class SimulatedSchedulesTest {
             if (s.reads().on()) {
                 kinds.merge("read-only requests", 1, Integer::sum);
             }
+            if (s.options().tentativeExecution()) {
+                kinds.merge("tentative execution", 1, Integer::sum);
+            }
             if (s.loss() > 0.1 && s.duplication() > 0.05) {
                 kinds.merge("heavy loss and duplication", 1, Integer::sum);
             }
@@ -113,12 +131,14 @@ class SimulatedSchedulesTest {
         }
         for (String kind : List.of("configuration I", "configuration II", "configuration III", "f=2", "Byzantine client",
                 "partitions", "restart without memory", "restart with memory", "restart from disk",
-                "whole group restarts from disk", "heavy loss and duplication", "read-only requests")) {
+                "whole group restarts from disk", "heavy loss and duplication", "read-only requests",
+                "tentative execution")) {
             assertTrue(kinds.getOrDefault(kind, 0) >= 30, kind + " appears in only " + kinds.get(kind) + " schedules");
         }
         for (String happened : List.of("state transfers", "view changes started", "views installed",
                 "authentication rejections", "sent StateSnapshot", "sent CommittedBatch", "sent FetchRequests",
-                "restarts from disk", "reads accepted", "reads fallen back")) {
+                "restarts from disk", "reads accepted", "reads fallen back", "tentative executions kept",
+                "tentative executions undone")) {
             assertTrue(events.getOrDefault(happened, 0L) >= 50, happened + ": only " + events.get(happened));
         }
     }

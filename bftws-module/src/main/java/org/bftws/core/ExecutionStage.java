@@ -363,8 +363,12 @@ final class ExecutionStage {
         pump();
     }
 
-    /** Forgets states older than the stable checkpoint. */
+    /**
+     * Forgets states older than the stable checkpoint, except the newest one: a node whose executions lag the stable
+     * checkpoint may still roll a tentative execution back to it (simulator seed 24067, 2026-11-27).
+     */
     void collectGarbage(long stableSeq) {
-        states.headMap(stableSeq, false).clear();
+        Long newest = states.isEmpty() ? null : states.lastKey();
+        states.headMap(stableSeq, false).keySet().removeIf(seq -> !seq.equals(newest));
     }
 }
