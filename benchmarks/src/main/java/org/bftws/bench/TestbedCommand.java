@@ -31,6 +31,8 @@ final class TestbedCommand implements Callable<Integer> {
     private static final Logger AXIS2_LOG = Logger.getLogger("org.apache.axis2");
     /** With --byzantine: checkpoints often enough that a short run has old messages to replay and digests to lie in. */
     static final String BYZANTINE_PROTOCOL = "checkpointInterval=16,watermarkWindow=64";
+    /** What --tentative adds to the group's {@code <protocol>} element. */
+    static final String TENTATIVE_PROTOCOL = "tentativeExecution=true";
 
     @Spec
     CommandSpec spec;
@@ -109,6 +111,12 @@ final class TestbedCommand implements Callable<Integer> {
             + "(docs/protocol.md, \"Read-only requests\")")
     boolean readOnly;
 
+    @Option(names = "--tentative", description = "PBFT's tentative execution (tentativeExecution=\"true\" in the run's "
+            + "replicas.xml): replicas execute a batch once it is prepared and reply tentatively, the client accepts "
+            + "2f+1 matching tentative replies; one message delay less per call. Configurations I and II only "
+            + "(docs/protocol.md, \"Tentative execution\")")
+    boolean tentative;
+
     @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
     boolean keep;
 
@@ -135,6 +143,14 @@ final class TestbedCommand implements Callable<Integer> {
         String crashed = crash == null ? null : Cli.choice(spec, "--crash", crash, "primary", "backup");
         ReplicaChannelKind kind = ReplicaChannelKind.valueOf(
                 Cli.choice(spec, "--channel", channel, "binary", "soap").toUpperCase(Locale.ROOT));
+        if (tentative && (configuration == Configuration.III || unreplicated || tierCount == 3)) {
+            throw Cli.refuse(spec, "--tentative runs PBFT's tentative execution, which needs every executor to take part"
+                    + " in ordering and no nested calls (a nested call cannot be undone): it takes neither --config III,"
+                    + " --tiers 3 nor --unreplicated");
+        }
+        if (tentative && protocol != null && protocol.matches("(?s).*\\btentativeExecution\\s*=.*")) {
+            throw Cli.refuse(spec, "--tentative sets tentativeExecution itself: leave it out of --protocol");
+        }
         String protocolElement;
         try {
             protocolElement = protocol == null ? null : TestbedOptions.protocolElement(protocol);
@@ -159,6 +175,11 @@ final class TestbedCommand implements Callable<Integer> {
         if (lie != null && protocolElement == null) {
             protocolElement = TestbedOptions.protocolElement(BYZANTINE_PROTOCOL);
         }
+        if (tentative) {
+            String others = protocol != null ? protocol : lie != null ? BYZANTINE_PROTOCOL : null;
+            protocolElement = TestbedOptions.protocolElement(others == null ? TENTATIVE_PROTOCOL
+                    : others + "," + TENTATIVE_PROTOCOL);
+        }
         String sample = Cli.choice(spec, "--service", service, "echo", "kv");
         if (sample.equals("kv") && tierCount == 3) {
             throw Cli.refuse(spec, "--service kv runs one group: it does not take --tiers 3");
@@ -176,7 +197,8 @@ final class TestbedCommand implements Callable<Integer> {
         }
         return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
                 unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
-                sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount, lie, readOnly);
+                sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount, lie, readOnly,
+                tentative);
     }
 
     @Override

@@ -34,11 +34,21 @@ import org.bftws.server.Cli;
  *                      replicas.xml allows it for that node only), or null for none
  * @param readOnly      replicas.xml declares the echo operation read-only ({@code --read-only}): the client sends
  *                      each echo unordered and accepts 2f+1 identical replies (docs/protocol.md, "Read-only requests")
+ * @param tentative     PBFT's tentative execution ({@code --tentative}): {@code protocol} then sets
+ *                      {@code tentativeExecution="true"} (docs/protocol.md, "Tentative execution")
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
                       int tiers, ReplicaChannelKind channel, String service, String container, int services,
-                      ByzantineMode byzantine, boolean readOnly) {
+                      ByzantineMode byzantine, boolean readOnly, boolean tentative) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel, String service, String container, int services, ByzantineMode byzantine,
+                   boolean readOnly) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, service, container, services, byzantine, readOnly, false);
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
@@ -109,7 +119,8 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
         String lie = byzantine == null ? "" : ", replica" + byzantine.testbedNode() + " Byzantine (" + byzantine.label()
                 + ": " + byzantine.lie() + ")";
         String reads = readOnly ? ", echo declared read-only" : "";
-        return nodes + what + pbft + server + lie + reads + ", security "
+        String early = tentative ? ", tentative execution" : "";
+        return nodes + what + pbft + early + server + lie + reads + ", security "
                 + security.name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + clients
                 + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"

@@ -83,6 +83,15 @@ class TestbedDeploymentTest {
     }
 
     @Test
+    void tentativeTurnsTentativeExecutionOnInTheWrittenReplicasXml() throws Exception {
+        assertTrue(written("--tentative").groups().get(0).protocol().tentativeExecution());
+        GroupConfig two = written("--tentative", "--config", "II", "--read-only").groups().get(0);
+        assertTrue(two.protocol().tentativeExecution());
+        assertTrue(two.readOnlyOperation("echo").isPresent());
+        assertEquals(false, written().groups().get(0).protocol().tentativeExecution());
+    }
+
+    @Test
     void configurationsIIAndIIIGetTheirRolesAndUnreplicatedIsOneWsrmOnlyNode() throws Exception {
         GroupConfig two = written("--config", "II").groups().get(0);
         assertEquals(Configuration.II, two.configuration());

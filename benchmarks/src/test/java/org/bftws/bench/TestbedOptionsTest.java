@@ -89,4 +89,32 @@ class TestbedOptionsTest {
         assertTrue(refusal("--protocol", "batchMaxDelay").contains("name=value pairs"));
         assertTrue(refusal("--protocol", "x=\"/><evil").contains("name=value pairs"));
     }
+
+    @Test
+    void tentativeSetsTentativeExecutionInTheProtocolElementBesideOtherSettings() {
+        TestbedOptions on = TestbedOptions.parse("--tentative");
+        assertTrue(on.tentative());
+        assertEquals("<protocol tentativeExecution=\"true\"/>", on.protocol());
+        assertTrue(on.describe().contains("tentative execution"), on.describe());
+        assertEquals("<protocol batchMaxDelay=\"20ms\" tentativeExecution=\"true\"/>",
+                TestbedOptions.parse("--tentative", "--protocol", "batchMaxDelay=20ms").protocol());
+        assertEquals("<protocol checkpointInterval=\"16\" watermarkWindow=\"64\" tentativeExecution=\"true\"/>",
+                TestbedOptions.parse("--tentative", "--byzantine", "flood").protocol(),
+                "a Byzantine run keeps its frequent checkpoints");
+        assertTrue(TestbedOptions.parse("--tentative", "--config", "II").tentative());
+        assertEquals(false, TestbedOptions.parse(new String[0]).tentative());
+        assertTrue(refusal("--tentative", "--protocol", "tentativeExecution=false")
+                .contains("leave it out of --protocol"));
+    }
+
+    @Test
+    void tentativeIsRefusedWithConfigurationThreeNestedCallsOrOneNode() {
+        String three = refusal("--tentative", "--config", "III");
+        assertTrue(three.startsWith("--tentative runs PBFT's tentative execution, which needs every executor to take"
+                + " part in ordering"), three);
+        assertTrue(three.contains("--config III"), three);
+        assertTrue(refusal("--tentative", "--config", "III", "--services", "2").contains("--tentative"));
+        assertTrue(refusal("--tentative", "--tiers", "3").contains("--tiers 3"));
+        assertTrue(refusal("--tentative", "--unreplicated").contains("--unreplicated"));
+    }
 }

@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * Checks each {@code <caller group="..."/>} (multi-tier, paper 3.4): it must name another BFT group of the file, of
- * Configuration I (the only kind whose replicas make nested calls so far), once per callee.
+ * Configuration I (the only kind whose replicas make nested calls so far), without tentative execution (a nested call
+ * cannot be undone), once per callee.
  */
 final class CallerCheck {
     private CallerCheck() {
@@ -42,6 +43,10 @@ final class CallerCheck {
                 } else if (caller.get().configuration() != Configuration.I) {
                     problems.add(c, "names caller group " + name + " of Configuration " + caller.get().configuration()
                             + "; only Configuration I groups can make nested calls so far");
+                } else if (caller.get().protocol().tentativeExecution()) {
+                    problems.add(c, "names caller group " + name + ", whose <protocol> sets tentativeExecution=\"true\";"
+                            + " a nested call made by a tentative execution cannot be undone if a view change discards"
+                            + " that execution: a group that makes nested calls runs without tentative execution");
                 }
             }
         }

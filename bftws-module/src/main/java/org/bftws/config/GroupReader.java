@@ -98,6 +98,13 @@ final class GroupReader {
         }
         GroupConfig group = new GroupConfig(service, uri(members, "endpoint", members.required("endpoint")), f,
                 configuration, bft, security, protocol, nodes, data, callers, channel, operations);
+        if (protocol.tentativeExecution() && (configuration == Configuration.III
+                || nodes.stream().anyMatch(n -> n.role() == NodeRole.EXECUTE))) {
+            // a tentative run happens where a batch prepared, and an execution-only node sees no prepares
+            problems.add(members, "is Configuration " + configuration + " with execution-only nodes (role execute),"
+                    + " but its <protocol> sets tentativeExecution=\"true\"; tentative execution needs every executor"
+                    + " to take part in ordering: use Configuration I or II, or remove tentativeExecution");
+        }
         if (channel == ReplicaChannelKind.BINARY && !group.wsrmOnly()) {
             for (NodeConfig node : nodes) {
                 if (node.channelEndpoint() == null) {
@@ -174,7 +181,8 @@ final class GroupReader {
                 count(p, "maxRetransmissions", d.maxRetransmissions()), duration(p, "clientTimeout", d.clientTimeout()),
                 durationOrZero(p, "batchWaitForClients", d.batchWaitForClients()),
                 durationOrZero(p, "sequenceIdleLimit", d.sequenceIdleLimit()),
-                duration(p, "clockSkewBound", d.clockSkewBound()));
+                duration(p, "clockSkewBound", d.clockSkewBound()),
+                flag(p, "tentativeExecution", d.tentativeExecution()));
         if (!c.sequenceIdleLimit().isZero() && c.sequenceIdleLimit().compareTo(c.clockSkewBound().multipliedBy(4)) < 0) {
             // the agreed time may run up to a bound ahead of the clock an entry's activity was stamped with, and
             // that one a bound behind: a limit this close to the bound would expire sequences that are not idle
@@ -188,6 +196,26 @@ final class GroupReader {
                     + c.checkpointInterval() + "; ordering would stall before the first checkpoint (use >= 2x)");
         }
         return c;
+    }
+
+    /** A true/false setting; the schema's xs:boolean also lets 1 and 0 through, which mean the same. */
+    private boolean flag(XmlElement e, String attribute, boolean fallback) {
+        Optional<String> text = e.attribute(attribute);
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        switch (text.get().trim()) {
+            case "true", "1" -> {
+                return true;
+            }
+            case "false", "0" -> {
+                return false;
+            }
+            default -> {
+                problems.add(e, "has " + attribute + "=\"" + text.get() + "\"; it must be true or false");
+                return fallback;
+            }
+        }
     }
 
     private int count(XmlElement e, String attribute, int fallback) {

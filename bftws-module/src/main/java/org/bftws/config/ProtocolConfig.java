@@ -22,15 +22,35 @@ import java.time.Duration;
  *                                an ordered decision, and its last-reply entry goes on every replica (0: never)
  * @param clockSkewBound          a backup prepares a primary's new batch only if the batch's time (the primary's clock)
  *                                lies within this of its own clock; the replicas' clocks must agree better than this
+ * @param tentativeExecution      PBFT's tentative execution: executors run a batch once it is prepared and every earlier
+ *                                one committed, and reply tentatively (one message delay less per call); only where
+ *                                every executor orders (Configurations I and II) and the group makes no nested calls
  */
 public record ProtocolConfig(int checkpointInterval, int watermarkWindow, int batchMaxSize, Duration batchMaxDelay,
                              int maxBatchesInFlight, Duration viewChangeTimeout, Duration retransmissionInterval,
                              int maxRetransmissions, Duration clientTimeout, Duration batchWaitForClients,
-                             Duration sequenceIdleLimit, Duration clockSkewBound) {
+                             Duration sequenceIdleLimit, Duration clockSkewBound, boolean tentativeExecution) {
+
+    /** Tunables without tentative execution. */
+    public ProtocolConfig(int checkpointInterval, int watermarkWindow, int batchMaxSize, Duration batchMaxDelay,
+                          int maxBatchesInFlight, Duration viewChangeTimeout, Duration retransmissionInterval,
+                          int maxRetransmissions, Duration clientTimeout, Duration batchWaitForClients,
+                          Duration sequenceIdleLimit, Duration clockSkewBound) {
+        this(checkpointInterval, watermarkWindow, batchMaxSize, batchMaxDelay, maxBatchesInFlight, viewChangeTimeout,
+                retransmissionInterval, maxRetransmissions, clientTimeout, batchWaitForClients, sequenceIdleLimit,
+                clockSkewBound, false);
+    }
 
     public static ProtocolConfig defaults() {
         return new ProtocolConfig(128, 256, 64, Duration.ofMillis(2), 1, Duration.ofSeconds(1),
                 Duration.ofMillis(500), 8, Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofHours(1),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), false);
+    }
+
+    /** These tunables with tentative execution on or off. */
+    public ProtocolConfig withTentativeExecution(boolean on) {
+        return new ProtocolConfig(checkpointInterval, watermarkWindow, batchMaxSize, batchMaxDelay, maxBatchesInFlight,
+                viewChangeTimeout, retransmissionInterval, maxRetransmissions, clientTimeout, batchWaitForClients,
+                sequenceIdleLimit, clockSkewBound, on);
     }
 }

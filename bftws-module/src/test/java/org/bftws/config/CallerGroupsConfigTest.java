@@ -80,4 +80,25 @@ class CallerGroupsConfigTest {
         assertTrue(e.problems().get(1).contains("of Configuration II; only Configuration I groups can make nested"
                 + " calls so far"), e.problems().get(1));
     }
+
+    @Test
+    void aCallerGroupWithTentativeExecutionIsRefusedBecauseANestedCallCannotBeUndone() throws IOException {
+        String tentative = "<security profile=\"mac\"/>\n<protocol tentativeExecution=\"true\"/>\n";
+        ConfigException e = assertThrows(ConfigException.class, () -> ReplicasConfigReader.read(write(
+                group("EchoRelayService", "relay", 9200, "mac", "I", "").replace("<security profile=\"mac\"/>\n",
+                        tentative),
+                group("EchoService", "backend", 9300, "mac", "I", "<caller group=\"EchoRelayService\"/>\n")),
+                KeyFileCheck.none()));
+        assertEquals(List.of("replicas.xml:18: <caller> names caller group EchoRelayService, whose <protocol> sets"
+                + " tentativeExecution=\"true\"; a nested call made by a tentative execution cannot be undone if a"
+                + " view change discards that execution: a group that makes nested calls runs without tentative"
+                + " execution"), e.problems());
+        ReplicasConfig calleeOnly = ReplicasConfigReader.read(write(
+                group("EchoRelayService", "relay", 9200, "mac", "I", ""),
+                group("EchoService", "backend", 9300, "mac", "I", "<caller group=\"EchoRelayService\"/>\n")
+                        .replace("<security profile=\"mac\"/>\n", tentative)),
+                KeyFileCheck.none());
+        assertTrue(calleeOnly.groupByService("EchoService").orElseThrow().protocol().tentativeExecution(),
+                "the callee's own executions make no nested calls");
+    }
 }

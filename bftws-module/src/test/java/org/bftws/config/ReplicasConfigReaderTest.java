@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.bftws.axis2.ordering.CoreOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -157,6 +158,69 @@ class ReplicasConfigReaderTest {
         assertMentions(refused(xml), "<protocol> has sequenceIdleLimit 10s shorter than 4 x clockSkewBound (5s)");
         xml.protocol = "<protocol clockSkewBound=\"0ms\"/>";
         assertMentions(refused(xml), "<protocol> has clockSkewBound=\"0ms\"; it must be positive");
+    }
+
+    @Test
+    void tentativeExecutionIsReadFromTheProtocolElementAndReachesTheCoresOptions() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.protocol = "<protocol batchMaxSize=\"8\" tentativeExecution=\"true\"/>";
+        ProtocolConfig p = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).protocol();
+        assertTrue(p.tentativeExecution());
+        assertEquals(8, p.batchMaxSize());
+        assertTrue(CoreOptions.options(p).tentativeExecution());
+        assertEquals(8, CoreOptions.options(p).batchMaxSize());
+        assertEquals(ProtocolConfig.defaults().withTentativeExecution(true).withTentativeExecution(false),
+                ProtocolConfig.defaults());
+
+        xml.groupAttributes = xml.groupAttributes.replace("\"I\"", "\"II\"");
+        xml.nodes.set(3, ReplicasXml.node(3, "replica3", "agree", 9103));
+        GroupConfig two = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0);
+        assertTrue(two.protocol().tentativeExecution(), "Configuration II: every executor orders");
+    }
+
+    @Test
+    void tentativeExecutionIsOffByDefault() {
+        ReplicasXml xml = new ReplicasXml();
+        ProtocolConfig none = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).protocol();
+        assertFalse(none.tentativeExecution());
+        assertFalse(CoreOptions.options(none).tentativeExecution());
+        xml.protocol = "<protocol batchMaxSize=\"8\"/>";
+        ProtocolConfig omitted = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0)
+                .protocol();
+        assertFalse(omitted.tentativeExecution());
+        assertFalse(CoreOptions.options(omitted).tentativeExecution());
+        xml.protocol = "<protocol tentativeExecution=\"false\"/>";
+        assertEquals(ProtocolConfig.defaults(), ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none())
+                .groups().get(0).protocol());
+    }
+
+    @Test
+    void tentativeExecutionInConfigurationThreeIsRefusedNamingTheSetting() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.groupAttributes = xml.groupAttributes.replace("\"I\"", "\"III\"");
+        xml.protocol = "<protocol tentativeExecution=\"true\"/>";
+        for (int i = 0; i < 4; i++) {
+            xml.nodes.set(i, ReplicasXml.node(i, "agree" + i, "agree", 9100 + i));
+        }
+        for (int i = 0; i < 3; i++) {
+            xml.nodes.add(ReplicasXml.node(i, "exec" + i, "execute", 9200 + i));
+        }
+        ConfigException e = refused(xml);
+        assertEquals(List.of("replicas.xml:4: <group service=\"EchoService\"> is Configuration III with execution-only"
+                + " nodes (role execute), but its <protocol> sets tentativeExecution=\"true\"; tentative execution"
+                + " needs every executor to take part in ordering: use Configuration I or II, or remove"
+                + " tentativeExecution"), e.problems());
+        xml.protocol = "<protocol tentativeExecution=\"false\"/>";
+        assertEquals(7, ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).nodes().size());
+    }
+
+    @Test
+    void aTentativeExecutionThatIsNeitherTrueNorFalseIsRefusedWithItsLine() {
+        ReplicasXml xml = new ReplicasXml();
+        xml.protocol = "<protocol tentativeExecution=\"yes\"/>";
+        ConfigException e = refused(xml);
+        assertTrue(e.problems().stream().anyMatch(p -> p.startsWith("replicas.xml:6: <protocol>")
+                && p.contains("'yes'") && p.contains("tentativeExecution")), e::getMessage);
     }
 
     @Test
