@@ -235,13 +235,14 @@ public final class Simulation {
         for (Scenario.Crash c : scenario.crashes()) {
             if (now == c.at()) {
                 down[c.node()] = true;
-                tentativeWindows.crashed(c.node());
-                oracle.forget(c.node());
                 trace(() -> "node " + c.node() + " crashes" + (c.amnesia() ? " (loses its memory)" : ""));
             }
             if (now == Math.min(c.restartAt(), scenario.faultTicks())) {
                 down[c.node()] = false;
                 if (c.restart() != Scenario.Restart.MEMORY) {
+                    // a new process: an unsettled tentative run died with the old one (a paused one keeps it)
+                    tentativeWindows.crashed(c.node());
+                    oracle.forget(c.node());
                     slowService.processDied(c.node());
                     nodes[c.node()] = Node.create(c.node(), membership, scenario.options(), authenticators::gated,
                             SimClient.RULES);
@@ -363,6 +364,8 @@ public final class Simulation {
             if (e.tentative()) {
                 tentativeWindows.executedTentatively(i);
             }
+            trace(() -> "node " + i + " executes " + e.seq() + (e.tentative() ? " tentatively" : "") + " in view "
+                    + e.view() + ": " + e.requests().stream().map(r -> r.id().toString()).toList());
             if (correct) {
                 record(i, e, () -> oracle.executed(i, e.seq(), e.requests()));
             }

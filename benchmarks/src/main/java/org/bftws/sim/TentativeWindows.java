@@ -37,7 +37,7 @@ final class TentativeWindows {
         close(node);
     }
 
-    /** Node {@code node} crashed: reads waiting there are lost with it. */
+    /** Node {@code node}'s process was replaced (a restart from disk or empty): reads waiting there are lost with it. */
     void crashed(int node) {
         open[node] = false;
         waiting.get(node).clear();

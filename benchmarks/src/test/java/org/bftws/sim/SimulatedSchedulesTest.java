@@ -77,11 +77,13 @@ class SimulatedSchedulesTest {
      * group's checkpoint moves on, and its garbage collection dropped the only state it could roll back to; the batch
      * then committed differently and the rollback had nothing to install. 26952: a client accepted answers that
      * replicas marked tentative only because a tentative run of another client's batch was unsettled; the run was
-     * undone and nothing confirmed the answers (the oracle's check, and too many tentative answers).
+     * undone and nothing confirmed the answers (the oracle's check, and too many tentative answers). 78043 and 59490:
+     * the oracle forgot a paused replica's unsettled tentative run when it stopped, as if its process had died, so the
+     * run it later kept confirmed nothing.
      */
     @Test
     void aTentativeExecutionIsUndoneEvenWhenTheStableCheckpointPassedItsStateAndUnrelatedAnswersAreNotTentative() {
-        for (long seed : new long[] {24067, 26952}) {
+        for (long seed : new long[] {24067, 26952, 78043, 59490}) {
             Simulation.Result r = Simulation.run(seed, false);
             assertEquals(true, r.ok(), "seed " + seed + ": " + r.violations() + " stuck: " + r.stuck());
         }
