@@ -128,19 +128,19 @@ final class Transmission implements Runnable {
                 if (!retryLater) {
                     charged++;
                 }
-                counters.retransmissions.incrementAndGet();
                 try {
                     long delay = backoff.delayBefore(attempt).toMillis();
                     if (!tentative) {
                         Thread.sleep(delay);
                     } else if (collector.awaitSettled(delay)) {
-                        return;
+                        return; // decided meanwhile: the committed answer is not needed
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     collector.failed(node, "interrupted");
                     return;
                 }
+                counters.retransmissions.incrementAndGet();
             }
             retryLater = false;
             tentative = false;

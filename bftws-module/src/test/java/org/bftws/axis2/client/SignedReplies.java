@@ -50,6 +50,13 @@ final class SignedReplies {
         return at(node, signed(signer, envelope(body, view)));
     }
 
+    /** Node {@code node}'s tentative answer in {@code view}, signed by it (the Tentative header under the signature). */
+    NodeReply tentative(int node, String body, int view) throws SecurityRefusal {
+        String xml = envelope(body, view).replace("</soapenv:Header>",
+                "<bftws:Tentative xmlns:bftws=\"urn:bftws:1\"/></soapenv:Header>");
+        return at(node, signed("replica" + node, xml));
+    }
+
     /** Node {@code node} answers with its own signature. */
     NodeReply from(int node, String body) throws SecurityRefusal {
         return from(node, "replica" + node, body, null);

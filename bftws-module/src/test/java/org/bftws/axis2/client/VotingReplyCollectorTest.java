@@ -61,6 +61,38 @@ class VotingReplyCollectorTest {
     }
 
     @Test
+    void twoFPlusOneTentativeRepliesOfOneViewDecideAndFewerKeepAskingThoseReplicas() throws Exception {
+        VotingReplyCollector c = collector(ReplyPolicy.WEAK_QUORUM);
+        c.offer(replies.tentative(0, A, 2));
+        c.offer(replies.tentative(1, A, 2));
+        assertFalse(c.settled(), "two tentative replies are not 2f+1");
+        assertTrue(c.wantsMoreFrom(replies.endpoint(0)), "replica0 is asked again for its answer after the commit");
+        assertFalse(c.wantsMoreFrom(replies.endpoint(2)), "replica2 has not answered at all");
+        c.offer(replies.tentative(2, A, 2));
+        assertNotNull(c.await(0, TimeUnit.MILLISECONDS), c.whyUndecided());
+        assertEquals(2, decisions.get(0).view());
+        assertEquals(3, counters.tentative.get());
+        assertFalse(c.wantsMoreFrom(replies.endpoint(0)), "decided: nobody is asked again");
+    }
+
+    @Test
+    void aReplicasCommittedAnswerReplacesItsTentativeOneAndTheRepliesOfAllReplicasDoNotEndTheWait() throws Exception {
+        VotingReplyCollector c = collector(ReplyPolicy.WEAK_QUORUM);
+        c.offer(replies.tentative(0, A, 1));
+        c.offer(replies.tentative(1, A, 2));
+        c.offer(replies.tentative(2, B, 2));
+        c.offer(replies.tentative(3, A, 1));
+        assertNull(c.await(50, TimeUnit.MILLISECONDS), "every replica answered, tentatively, without a quorum: still open");
+        assertFalse(c.settled());
+        c.offer(replies.from(0, A));
+        assertFalse(c.settled(), "one committed A and tentative As of two views");
+        c.offer(replies.from(2, A));
+        NodeReply decided = c.await(0, TimeUnit.MILLISECONDS);
+        assertNotNull(decided, c.whyUndecided());
+        assertTrue(body(decided).contains("pay 10"));
+    }
+
+    @Test
     void fPlusOneIdenticalRepliesAreAcceptedAndTheAnswerIsOneOfTheAgreeingReplicasOwnReplies() throws Exception {
         VotingReplyCollector c = collector(ReplyPolicy.WEAK_QUORUM);
         NodeReply r0 = replies.from(0, A);
