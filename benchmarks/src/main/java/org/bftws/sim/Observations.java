@@ -38,6 +38,15 @@ final class Observations {
         }
     }
 
+    /** What correct node {@code i}'s execution {@code e} did, for the oracle: now, or once it keeps a tentative run. */
+    void executed(int i, Output.Execute e, Runnable what) {
+        if (e.tentative()) {
+            oracle.provisionally(i, e.seq(), what);
+        } else {
+            what.run();
+        }
+    }
+
     /** Any other output of node {@code i} than a message, service work or a durable record. */
     void noted(int i, Output o) {
         boolean correct = !scenario.faulty(i);

@@ -367,7 +367,7 @@ public final class Simulation {
             trace(() -> "node " + i + " executes " + e.seq() + (e.tentative() ? " tentatively" : "") + " in view "
                     + e.view() + ": " + e.requests().stream().map(r -> r.id().toString()).toList());
             if (correct) {
-                record(i, e, () -> oracle.executed(i, e.seq(), e.requests()));
+                observations.executed(i, e, () -> oracle.executed(i, e.seq(), e.requests()));
             }
             List<byte[]> results = new ArrayList<>();
             for (Request r : e.requests()) {
@@ -377,7 +377,7 @@ public final class Simulation {
                 results.add(result);
                 if (correct) {
                     byte[] state = apps[i].getState();
-                    record(i, e, () -> {
+                    observations.executed(i, e, () -> {
                         oracle.replied(i, r.id(), result);
                         oracle.executedState(i, r.id(), state);
                     });
@@ -392,15 +392,6 @@ public final class Simulation {
             tentativeWindows.installed(i);
             trace(() -> "node " + i + " installs state at " + s.seq());
             process(i, nodes[i].onStateInstalled(s.seq()));
-        }
-    }
-
-    /** What a correct node's execution did, for the oracle: at once, or once the node keeps a tentative run. */
-    private void record(int i, Output.Execute e, Runnable what) {
-        if (e.tentative()) {
-            oracle.provisionally(i, e.seq(), what);
-        } else {
-            what.run();
         }
     }
 

@@ -116,10 +116,16 @@ final class ExecutionStage {
                 && seq == lastQueued + 1 && lastExecuted == lastQueued && !states.isEmpty();
     }
 
-    /** Runs prepared batch {@code seq} (digest {@code digest}) tentatively; see {@link #canRunTentatively}. */
-    void executeTentatively(long seq, int view, List<Request> batch, long time, Digest digest) {
+    /**
+     * Runs prepared batch {@code seq} (digest {@code digest}) tentatively (see {@link #canRunTentatively}), unless it
+     * ends a sequence: that makes the adapter forget the sequence's WS-RM state, which no rollback brings back.
+     */
+    void runTentativelyIfUndoable(long seq, int view, List<Request> batch, long time, Digest digest) {
         if (!canRunTentatively(seq)) {
             throw new IllegalStateException("batch " + seq + " cannot run tentatively now");
+        }
+        if (batch.stream().anyMatch(rules::terminates)) {
+            return;
         }
         tentative = new Ready(seq, view, batch, time, digest);
         start(tentative);

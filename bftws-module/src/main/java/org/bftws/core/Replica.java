@@ -376,11 +376,7 @@ public final class Replica implements Node {
             return;
         }
         Batch b = s.prePrepare.batch();
-        List<Request> bodies = requests.bodiesOf(b);
-        if (bodies.stream().anyMatch(rules::terminates)) {
-            return; // ending a sequence makes the adapter forget its WS-RM state, which no rollback brings back
-        }
-        execution.executeTentatively(seq, view, bodies, b.time(), b.digest());
+        execution.runTentativelyIfUndoable(seq, view, requests.bodiesOf(b), b.time(), b.digest());
     }
 
     /** Whether this node is fetching a stable checkpoint: the primary proposes nothing meanwhile. */
