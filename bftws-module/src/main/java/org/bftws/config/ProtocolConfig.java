@@ -31,26 +31,9 @@ public record ProtocolConfig(int checkpointInterval, int watermarkWindow, int ba
                              int maxRetransmissions, Duration clientTimeout, Duration batchWaitForClients,
                              Duration sequenceIdleLimit, Duration clockSkewBound, boolean tentativeExecution) {
 
-    /** Tunables without tentative execution. */
-    public ProtocolConfig(int checkpointInterval, int watermarkWindow, int batchMaxSize, Duration batchMaxDelay,
-                          int maxBatchesInFlight, Duration viewChangeTimeout, Duration retransmissionInterval,
-                          int maxRetransmissions, Duration clientTimeout, Duration batchWaitForClients,
-                          Duration sequenceIdleLimit, Duration clockSkewBound) {
-        this(checkpointInterval, watermarkWindow, batchMaxSize, batchMaxDelay, maxBatchesInFlight, viewChangeTimeout,
-                retransmissionInterval, maxRetransmissions, clientTimeout, batchWaitForClients, sequenceIdleLimit,
-                clockSkewBound, false);
-    }
-
     public static ProtocolConfig defaults() {
         return new ProtocolConfig(128, 256, 64, Duration.ofMillis(2), 1, Duration.ofSeconds(1),
                 Duration.ofMillis(500), 8, Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofHours(1),
                 Duration.ofSeconds(5), false);
-    }
-
-    /** These tunables with tentative execution on or off. */
-    public ProtocolConfig withTentativeExecution(boolean on) {
-        return new ProtocolConfig(checkpointInterval, watermarkWindow, batchMaxSize, batchMaxDelay, maxBatchesInFlight,
-                viewChangeTimeout, retransmissionInterval, maxRetransmissions, clientTimeout, batchWaitForClients,
-                sequenceIdleLimit, clockSkewBound, on);
     }
 }

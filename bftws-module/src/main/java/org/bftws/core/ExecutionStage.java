@@ -238,11 +238,12 @@ final class ExecutionStage {
                 out.toClient(rid.client(), new Reply(rid, r.view(), results.get(i), id, isTentative));
             }
         }
-        if (installing != null || isTentative) {
-            pump(); // a tentative run: its batch may have committed meanwhile
+        if (installing != null) {
             return;
         }
-        executedCommitted(r);
+        if (!isTentative) {
+            executedCommitted(r);
+        } // a tentative run stands or goes when its batch commits, maybe already queued: pump settles it
         pump();
     }
 

@@ -169,8 +169,6 @@ class ReplicasConfigReaderTest {
         assertEquals(8, p.batchMaxSize());
         assertTrue(CoreOptions.options(p).tentativeExecution());
         assertEquals(8, CoreOptions.options(p).batchMaxSize());
-        assertEquals(ProtocolConfig.defaults().withTentativeExecution(true).withTentativeExecution(false),
-                ProtocolConfig.defaults());
 
         xml.groupAttributes = xml.groupAttributes.replace("\"I\"", "\"II\"");
         xml.nodes.set(3, ReplicasXml.node(3, "replica3", "agree", 9103));

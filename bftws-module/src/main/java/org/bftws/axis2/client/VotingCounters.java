@@ -39,7 +39,7 @@ public final class VotingCounters {
     @Override
     public String toString() {
         return "decided=" + decided + " inconclusive=" + inconclusive + " undecided=" + undecided + " counted="
-                + counted + " tentative=" + tentative + " dissenting=" + dissenting + " dropped=" + dropped + " late=" + late + " readsAccepted="
-                + readsAccepted + " readsFallenBack=" + readsFallenBack;
+                + counted + " tentative=" + tentative + " dissenting=" + dissenting + " dropped=" + dropped + " late="
+                + late + " readsAccepted=" + readsAccepted + " readsFallenBack=" + readsFallenBack;
     }
 }

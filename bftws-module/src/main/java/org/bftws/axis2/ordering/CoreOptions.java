@@ -42,8 +42,7 @@ public final class CoreOptions {
         return new ReplicaOptions(k, window, p.batchMaxSize(), ticks(p.batchMaxDelay()), p.maxBatchesInFlight(),
                 Math.max(viewChange, 1), Math.max(ticks(STATUS_PERIOD), 1),
                 Math.max(ticks(p.retransmissionInterval()), 1), 256, ticks(p.batchWaitForClients()),
-                p.sequenceIdleLimit().toMillis(), p.clockSkewBound().toMillis())
-                .withTentativeExecution(p.tentativeExecution());
+                p.sequenceIdleLimit().toMillis(), p.clockSkewBound().toMillis(), p.tentativeExecution());
     }
 
     static int ticks(Duration d) {
