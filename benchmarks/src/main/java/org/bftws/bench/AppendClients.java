@@ -22,9 +22,9 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
 import org.apache.axis2.context.OperationContext;
-import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.client.ReplyVoting;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.rm.RmSource;
 import org.bftws.samples.echo.EchoService;
 import org.bftws.server.NodeRepository;
 
@@ -124,7 +124,7 @@ final class AppendClients implements AutoCloseable {
     }
 
     /** The client's Voter's counters: {@code dissenting} counts authentic replies it outvoted. */
-    org.bftws.axis2.client.VotingCounters voting() {
+    org.bftws.voting.VotingCounters voting() {
         return BftwsNode.of(context).voting().counters();
     }
 

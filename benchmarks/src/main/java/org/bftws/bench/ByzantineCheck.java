@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import org.bftws.axis2.client.VotingCounters;
+import org.bftws.voting.VotingCounters;
 import org.bftws.bench.byzantine.ByzantineMode;
 
 /**

@@ -9,7 +9,7 @@ import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.rm.RmSource;
 import org.bftws.core.ReplyPolicy;
 import org.apache.axis2.context.ConfigurationContextFactory;
 import org.bftws.server.NodeRepository;
@@ -32,7 +32,7 @@ final class ClientRun {
     private final PrintStream out;
     private final CpuSamples cpu = new CpuSamples();
     /** The client's Voter's counters (wrong replies it outvoted), once the run started. */
-    private org.bftws.axis2.client.VotingCounters voting;
+    private org.bftws.voting.VotingCounters voting;
     /** {@code --service kv}: the check of the replicas' states after the run. */
     private String stateCheck;
 
@@ -51,15 +51,15 @@ final class ClientRun {
         Path repository = NodeRepository.forClient(repositoryDir);
         ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 repository.toString(), NodeRepository.axis2Xml(repository).toString());
-        voting = org.bftws.axis2.BftwsNode.of(context).voting().counters();
+        voting = org.bftws.axis2.node.BftwsNode.of(context).voting().counters();
         try {
             EchoClient.Settings settings = new EchoClient.Settings(deployment.clientEndpoint(), options.clients(),
                     options.requests(), options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS);
             if (!"kv".equals(options.service())) {
                 EchoResult result = new EchoClient(context, settings).run(listener());
                 if (options.readOnly()) {
-                    org.bftws.axis2.client.VotingCounters c =
-                            org.bftws.axis2.BftwsNode.of(context).voting().counters();
+                    org.bftws.voting.VotingCounters c =
+                            org.bftws.axis2.node.BftwsNode.of(context).voting().counters();
                     out.println("reads (warm-up included): " + c.readsAccepted.get() + " accepted on 2f+1 identical "
                             + "replies without ordering, " + c.readsFallenBack.get() + " fallen back to ordered requests");
                 }
@@ -84,7 +84,7 @@ final class ClientRun {
     }
 
     /** The client's Voter's counters, or null when the client did not start. */
-    org.bftws.axis2.client.VotingCounters voting() {
+    org.bftws.voting.VotingCounters voting() {
         return voting;
     }
 

@@ -22,8 +22,8 @@ import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.axis2.BftwsNode;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.rm.RmSource;
 
 /**
  * The echo benchmark client (paper section 4): C threads call the echo service through Axis2's ServiceClient with

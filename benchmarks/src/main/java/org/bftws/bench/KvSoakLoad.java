@@ -17,8 +17,8 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
-import org.bftws.axis2.BftwsNode;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.rm.RmSource;
 import org.bftws.samples.kv.KvRequests;
 
 /**

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.bftws.axis2.BftwsNode;
-import org.bftws.axis2.RmCounters;
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.rm.RmCounters;
 
 /**
  * {@code ./bftws measure overload}: the testbed's group (four replica JVMs, -Xmx256m) under C appending clients at

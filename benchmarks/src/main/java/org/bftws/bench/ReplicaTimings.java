@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One replica's answer to {@code measurements} ({@link org.bftws.axis2.metrics.Measurements#describe()}), read back:
+ * One replica's answer to {@code measurements} ({@link org.bftws.metrics.Measurements#describe()}), read back:
  * its position and each timing series as count, mean, median, max and last, in milliseconds.
  */
 record ReplicaTimings(int view, long stable, long executed, Map<String, String> fields) {

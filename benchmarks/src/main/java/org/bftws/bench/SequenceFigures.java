@@ -19,8 +19,8 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
-import org.bftws.axis2.BftwsNode;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.rm.RmSource;
 
 /**
  * {@code ./bftws measure sequences --count N}: what client sequences that come and go cost the replicas. It opens N
@@ -168,7 +168,7 @@ final class SequenceFigures {
                             terminated.incrementAndGet();
                         } else {
                             BftwsNode.of(clients.context()).source().sequences()
-                                    .remove(org.bftws.axis2.client.ClientSequences.key(clients.address(), key));
+                                    .remove(org.bftws.axis2.rm.ClientSequences.key(clients.address(), key));
                             abandoned.incrementAndGet();
                         }
                     } catch (AxisFault | RuntimeException e) {
@@ -177,7 +177,7 @@ final class SequenceFigures {
                             problems.add(key + ": " + e.getMessage());
                         }
                         BftwsNode.of(clients.context()).source().sequences()
-                                .remove(org.bftws.axis2.client.ClientSequences.key(clients.address(), key));
+                                .remove(org.bftws.axis2.rm.ClientSequences.key(clients.address(), key));
                     }
                 }
             }, "sequences-" + t);

@@ -15,7 +15,7 @@ import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.rm.RmSource;
 import org.bftws.core.ReplyPolicy;
 import org.bftws.samples.echo.EchoService;
 import org.bftws.server.NodeRepository;

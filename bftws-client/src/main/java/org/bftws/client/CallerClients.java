@@ -10,7 +10,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.rm.RmSource;
 
 /**
  * One ServiceClient per calling thread (ServiceClient is not thread-safe), each with its own WS-RM sequence key, so

@@ -21,7 +21,7 @@ import javax.xml.namespace.QName;
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.core.ReplyPolicy;
 import org.bftws.samples.echo.EchoService;
 import org.junit.jupiter.api.Test;
@@ -63,7 +63,7 @@ class BftClientAsyncTest {
 
     @Test
     void aHundredCallsInFlightFromOneClientEachGetTheVotedReplyAndEachAppendExecutesOnce() throws Exception {
-        int[] p = org.bftws.axis2.NodeServer.freePorts(4);
+        int[] p = org.bftws.axis2.standalone.NodeServer.freePorts(4);
         Path conf = EchoNodes.groupConfig(dir, "mac", p);
         WrongEchoReplies byzantine = new WrongEchoReplies();
         try (EchoNodes nodes = new EchoNodes(dir)) {
@@ -142,7 +142,7 @@ class BftClientAsyncTest {
 
     @Test
     void theDocumentedExampleGetsEveryReplyFromItsFuture() throws Exception {
-        int[] p = org.bftws.axis2.NodeServer.freePorts(4);
+        int[] p = org.bftws.axis2.standalone.NodeServer.freePorts(4);
         Path replicasXml = EchoNodes.groupConfig(dir, "mac", p);
         String endpoint = EchoNodes.GROUP;
         List<Integer> counts = new ArrayList<>();
@@ -177,7 +177,7 @@ class BftClientAsyncTest {
 
     @Test
     void aCallThatCannotBeDecidedCompletesExceptionallyWithTheFaultTheBlockingCallThrows() throws Exception {
-        int[] p = org.bftws.axis2.NodeServer.freePorts(4);
+        int[] p = org.bftws.axis2.standalone.NodeServer.freePorts(4);
         Path conf = EchoNodes.groupConfig(dir, "mac", p);
         try (EchoNodes nodes = new EchoNodes(dir)) {
             for (int i = 0; i < 4; i++) {
@@ -215,7 +215,7 @@ class BftClientAsyncTest {
     @Test
     void aCallToAGroupThatNeverAnswersFailsWithWhatBecameOfEachReplica() throws Exception {
         // nothing listens on the replicas' ports; a short schedule: each gets the message twice, then is given up
-        int[] p = org.bftws.axis2.NodeServer.freePorts(4);
+        int[] p = org.bftws.axis2.standalone.NodeServer.freePorts(4);
         Path conf = EchoNodes.groupConfig(dir, "mac",
                 "clientTimeout=\"300ms\" retransmissionInterval=\"50ms\" maxRetransmissions=\"1\"", p);
         try (BftClient client = BftClient.builder().replicas(conf).party("client1").build()) {
@@ -233,7 +233,7 @@ class BftClientAsyncTest {
     @Test
     void callersBeyondTheInFlightLimitWaitAndCloseFailsTheCallsStillRunning() throws Exception {
         // a group none of whose replicas runs: a call retransmits for its whole schedule (minutes) and stays in flight
-        int[] p = org.bftws.axis2.NodeServer.freePorts(4);
+        int[] p = org.bftws.axis2.standalone.NodeServer.freePorts(4);
         Path conf = EchoNodes.groupConfig(dir, "mac", p);
         BftClient client = BftClient.builder().replicas(conf).party("client1").maxInFlight(1)
                 .closeGrace(Duration.ofMillis(500)).build();

@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.core.ReplyPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +33,7 @@ class BftClientTest {
     Path dir;
 
     private static int[] ports() throws Exception {
-        return org.bftws.axis2.NodeServer.freePorts(4);
+        return org.bftws.axis2.standalone.NodeServer.freePorts(4);
     }
 
     @Test

@@ -64,7 +64,7 @@ final class EchoNodes implements AutoCloseable {
                 + "<group service=\"EchoService\" endpoint=\"" + GROUP + "\" f=\"1\">\n"
                 + "<security profile=\"" + profile + "\"/>\n<protocol " + protocol + "/>\n");
         java.util.List<Integer> taken = java.util.Arrays.stream(ports).boxed().toList();
-        int[] channels = org.bftws.axis2.NodeServer.freePortsAvoiding(ports.length, taken);
+        int[] channels = org.bftws.axis2.standalone.NodeServer.freePortsAvoiding(ports.length, taken);
         for (int i = 0; i < ports.length; i++) {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i).append("\" serviceEndpoint=\"")
                     .append(endpoint(ports[i])).append("\" controlEndpoint=\"http://127.0.0.1:").append(ports[i])

@@ -1,5 +1,8 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.settings.NodeSettings;
+import org.bftws.monitoring.LoggingCheck;
 import java.util.function.Supplier;
 
 import org.bftws.axis2.monitoring.StatusServlet;
@@ -7,7 +10,7 @@ import org.bftws.axis2.ordering.BftReplica;
 import org.bftws.axis2.ordering.ControlService;
 import org.bftws.axis2.ordering.RawRequestCapture;
 import org.bftws.config.ReplicasConfig;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,5 +1,6 @@
 package org.bftws.security;
 
+import org.bftws.axis2.security.SecurityRuntime;
 import java.nio.charset.StandardCharsets;
 import org.apache.axis2.Constants;
 import org.apache.axis2.context.MessageContext;

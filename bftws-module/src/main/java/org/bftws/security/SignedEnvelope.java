@@ -27,7 +27,7 @@ public record SignedEnvelope(SOAPEnvelope envelope, byte[] bytes) {
     /** Message context property: the {@link SignedEnvelope} of an outgoing message. */
     public static final String PROPERTY = "bftws.signedEnvelope";
     /** Message context property set by the security handler while it runs last in its flow. */
-    static final String SIGNED_LAST = "bftws.signedLast";
+    public static final String SIGNED_LAST = "bftws.signedLast";
 
     /** The bytes to send for {@code mc}, when its envelope is the one signed and nothing touched it since. */
     public static Optional<byte[]> bytesToSend(MessageContext mc) {
@@ -45,7 +45,7 @@ public record SignedEnvelope(SOAPEnvelope envelope, byte[] bytes) {
      * Whether {@code current} is the last handler that {@code mc}'s flow runs: the last of its phase, with no
      * handler in a later phase of the execution chain.
      */
-    static boolean runsLast(MessageContext mc, Handler current) {
+    public static boolean runsLast(MessageContext mc, Handler current) {
         List<Handler> chain = mc.getExecutionChain();
         int at = mc.getCurrentHandlerIndex();
         if (chain == null || at < 0 || at >= chain.size()) {

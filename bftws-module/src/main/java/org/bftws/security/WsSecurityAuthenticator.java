@@ -7,18 +7,18 @@ import org.bftws.config.GroupConfig;
 import org.bftws.config.ReplicasConfig;
 
 /** The wssec profile in the Axis2 flows: signs outgoing envelopes, verifies incoming ones, one WsSecurity a group. */
-final class WsSecurityAuthenticator implements MessageAuthenticator {
+public final class WsSecurityAuthenticator implements MessageAuthenticator {
     private final ReplicasConfig config;
     private final String self;
     private final Map<String, WsSecurity> byGroup = new ConcurrentHashMap<>();
 
-    WsSecurityAuthenticator(ReplicasConfig config, String self) {
+    public WsSecurityAuthenticator(ReplicasConfig config, String self) {
         this.config = config;
         this.self = self;
     }
 
     /** The profile with {@code group}'s timestamp window; built on first use (loading keys costs milliseconds). */
-    WsSecurity security(GroupConfig group) {
+    public WsSecurity security(GroupConfig group) {
         return byGroup.computeIfAbsent(group.service(), s -> WsSecurity.forParty(config, self, group));
     }
 

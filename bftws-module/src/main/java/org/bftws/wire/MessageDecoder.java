@@ -40,7 +40,7 @@ import static org.bftws.wire.WireNames.*;
  */
 final class MessageDecoder {
     /** One line per state snapshot decoded (its step in docs/recovery.md's transfer breakdown). */
-    private static final org.slf4j.Logger STATE_LOG = org.slf4j.LoggerFactory.getLogger("org.bftws.axis2.metrics.TransferTrace");
+    private static final org.slf4j.Logger STATE_LOG = org.slf4j.LoggerFactory.getLogger("org.bftws.metrics.TransferTrace");
 
     private final WireLimits limits;
     private Map<Message, byte[]> signatures;

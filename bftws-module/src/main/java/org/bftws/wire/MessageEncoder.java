@@ -42,7 +42,7 @@ final class MessageEncoder {
     private static final Base64.Encoder BASE64 = Base64.getEncoder();
 
     /** One line per state snapshot encoded (its step in docs/recovery.md's transfer breakdown). */
-    private static final org.slf4j.Logger STATE_LOG = org.slf4j.LoggerFactory.getLogger("org.bftws.axis2.metrics.TransferTrace");
+    private static final org.slf4j.Logger STATE_LOG = org.slf4j.LoggerFactory.getLogger("org.bftws.metrics.TransferTrace");
 
     private final OMFactory factory;
     private final OMNamespace ns;

@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.standalone.NodeServer;
 import static org.bftws.axis2.RawSequenceRequests.manager;
 import static org.bftws.axis2.RawSequenceRequests.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;

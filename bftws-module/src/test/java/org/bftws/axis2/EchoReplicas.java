@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.standalone.NodeServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

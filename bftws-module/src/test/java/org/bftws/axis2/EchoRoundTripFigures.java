@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.standalone.NodeServer;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -65,13 +66,13 @@ class EchoRoundTripFigures {
         try {
             try (NodeServer node = NodeServer.start(TestNodes.repository(dir.resolve("signed/server"), true),
                     TestNodes.AXIS2_XML, port)) {
-                org.bftws.security.SecurityRuntime.install(node.context(),
-                        new org.bftws.security.SecurityRuntime(config, "replica0"));
+                org.bftws.axis2.security.SecurityRuntime.install(node.context(),
+                        new org.bftws.axis2.security.SecurityRuntime(config, "replica0"));
                 ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                         TestNodes.repository(dir.resolve("signed/client"), false).toString(),
                         TestNodes.AXIS2_XML.toString());
-                org.bftws.security.SecurityRuntime.install(ctx,
-                        new org.bftws.security.SecurityRuntime(config, "client1"));
+                org.bftws.axis2.security.SecurityRuntime.install(ctx,
+                        new org.bftws.axis2.security.SecurityRuntime(config, "client1"));
                 print("WS-RM + WS-Security signatures (wssec, RSA-2048)",
                         run(TestNodes.serviceClient(ctx, "http://echo.bftws.group/axis2/services/EchoService"),
                                 items));

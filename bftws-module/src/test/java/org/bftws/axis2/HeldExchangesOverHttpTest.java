@@ -1,5 +1,9 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.rm.RmDestination;
+import org.bftws.axis2.standalone.NodeServer;
+import org.bftws.rm.RmCounters;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +21,7 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.axis2.client.MulticastSender;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.rm.RmSource;
 import org.bftws.rm.OutboundSequence;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

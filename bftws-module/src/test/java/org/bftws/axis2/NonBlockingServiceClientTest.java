@@ -1,5 +1,7 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.node.BftwsNode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,7 +15,7 @@ final class RawSequenceRequests {
     private RawSequenceRequests() {
     }
 
-    static org.bftws.axis2.ordering.TotalOrderManager manager(ConfigurationContext replica) {
+    static org.bftws.ordering.TotalOrderManager manager(ConfigurationContext replica) {
         return BftwsNode.of(replica).replica().manager();
     }
 

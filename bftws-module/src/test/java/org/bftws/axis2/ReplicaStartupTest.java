@@ -1,5 +1,8 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.rm.RmBodies;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.standalone.NodeServer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

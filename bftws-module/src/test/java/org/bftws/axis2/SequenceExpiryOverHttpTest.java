@@ -1,5 +1,7 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.bftws.axis2.RawSequenceRequests.append;
 import static org.bftws.axis2.RawSequenceRequests.manager;
 import static org.bftws.axis2.RawSequenceRequests.post;

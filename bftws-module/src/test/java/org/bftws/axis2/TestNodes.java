@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.standalone.NodeServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,9 @@
 package org.bftws.axis2;
 
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.rm.RmDestination;
+import org.bftws.axis2.standalone.NodeServer;
+import org.bftws.rm.RmCounters;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,7 +60,7 @@ class WsrmEndpointTest {
         long createdBefore = counters.sequencesCreated.get();
         long acceptedBefore = counters.accepted.get();
         ServiceClient client = TestNodes.serviceClient(rmClient, endpoint);
-        client.getOptions().setProperty(org.bftws.axis2.client.RmSource.SEQUENCE_KEY, "numbering");
+        client.getOptions().setProperty(org.bftws.axis2.rm.RmSource.SEQUENCE_KEY, "numbering");
         int before = -1;
         for (int i = 1; i <= 5; i++) {
             OMElement reply = TestNodes.call(client, TestNodes.append("v" + i));
@@ -77,7 +81,7 @@ class WsrmEndpointTest {
     @Test
     void aServiceFaultIsCapturedAsTheReplyAndReachesTheClientAsAFault() throws Exception {
         ServiceClient client = TestNodes.serviceClient(rmClient, endpoint);
-        client.getOptions().setProperty(org.bftws.axis2.client.RmSource.SEQUENCE_KEY, "fault");
+        client.getOptions().setProperty(org.bftws.axis2.rm.RmSource.SEQUENCE_KEY, "fault");
         org.apache.axiom.om.OMFactory f = org.apache.axiom.om.OMAbstractFactory.getOMFactory();
         org.apache.axiom.om.OMNamespace e = f.createOMNamespace(org.bftws.samples.echo.EchoService.NS, "e");
         OMElement set = f.createOMElement("set_state", e);
@@ -123,7 +127,7 @@ class WsrmEndpointTest {
     @Test
     void terminateSequenceMakesTheServerForgetTheSequence() throws Exception {
         ServiceClient client = TestNodes.serviceClient(rmClient, endpoint);
-        client.getOptions().setProperty(org.bftws.axis2.client.RmSource.SEQUENCE_KEY, "terminate");
+        client.getOptions().setProperty(org.bftws.axis2.rm.RmSource.SEQUENCE_KEY, "terminate");
         TestNodes.call(client, TestNodes.echo("a", "b"));
         var seq = (OutboundSequence) client.getLastOperationContext()
                 .getMessageContext(WSDLConstants.MESSAGE_LABEL_OUT_VALUE).getProperty(MulticastSender.SEQUENCE);

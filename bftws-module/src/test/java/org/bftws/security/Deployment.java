@@ -9,24 +9,24 @@ import org.bftws.config.ReplicasConfig;
 import org.bftws.config.ReplicasConfigReader;
 
 /** A deployment whose keys keygen wrote into a test directory, and the wssec profile of each of its parties. */
-final class Deployment {
+public final class Deployment {
     final Path dir;
     final Path conf;
-    final ReplicasConfig config;
+    public final ReplicasConfig config;
 
-    Deployment(Path dir, String profile, int... ports) {
+    public Deployment(Path dir, String profile, int... ports) {
         this.dir = dir;
         this.conf = TestDeployment.writeConfig(dir, profile, ports);
         new KeyGenerator(ReplicasConfigReader.read(conf, KeyFileCheck.none()), false).run();
         this.config = ReplicasConfigReader.read(conf);
     }
 
-    WsSecurity security(String party) {
+    public WsSecurity security(String party) {
         return WsSecurity.forParty(config, party, config.groups().get(0));
     }
 
     /** Party {@code party} signing with a clock {@code shift} away from the true time. */
-    WsSecurity securityWithClock(String party, Duration shift) {
+    public WsSecurity securityWithClock(String party, Duration shift) {
         char[] pw = config.keys().storePassword().toCharArray();
         return new WsSecurity(PartyKeystore.load(dir.resolve("keys/" + party + ".p12"), party, pw), pw,
                 DeploymentTrust.load(config.keys().truststore(), pw), Duration.ofMinutes(5), Duration.ofMinutes(1),

@@ -8,19 +8,19 @@ import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAPEnvelope;
 
 /** SOAP envelopes as a BFT-WS client sends them: WS-Addressing and WS-RM headers and an echo body. */
-final class Envelopes {
+public final class Envelopes {
     static final String WSA = "http://www.w3.org/2005/08/addressing";
     static final String WSRM = "http://docs.oasis-open.org/ws-rx/wsrm/200702";
 
     private Envelopes() {
     }
 
-    static String request(String to, String text) {
+    public static String request(String to, String text) {
         return request(to, text, true);
     }
 
     /** Without the WS-RM Sequence header: an application message a plain (non-RM) endpoint accepts. */
-    static String requestWithoutSequence(String to, String text) {
+    public static String requestWithoutSequence(String to, String text) {
         return request(to, text, false);
     }
 
@@ -38,11 +38,11 @@ final class Envelopes {
                 + "</soapenv:Body></soapenv:Envelope>";
     }
 
-    static SOAPEnvelope parse(String xml) {
+    public static SOAPEnvelope parse(String xml) {
         return OMXMLBuilderFactory.createSOAPModelBuilder(new StringReader(xml)).getSOAPEnvelope();
     }
 
-    static String text(SOAPEnvelope envelope) {
+    public static String text(SOAPEnvelope envelope) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             envelope.serialize(out);

@@ -1,5 +1,7 @@
 package org.bftws.security;
 
+import org.bftws.axis2.security.SecuredAxis2Node;
+import org.bftws.axis2.security.SecurityRuntime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,8 +17,8 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
 import org.apache.axis2.wsdl.WSDLConstants;
-import org.bftws.axis2.BftwsNode;
-import org.bftws.axis2.RmCounters;
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.rm.RmCounters;
 import org.bftws.axis2.client.MulticastSender;
 import org.bftws.rm.OutboundSequence;
 import org.junit.jupiter.api.AfterAll;

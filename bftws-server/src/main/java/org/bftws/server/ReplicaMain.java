@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import org.apache.axis2.AxisFault;
-import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.config.ConfigException;
 import org.bftws.config.ReplicasConfigReader;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 
 /**
  * {@code ./bftws replica (--id I | --name NAME) [--conf conf/replicas.xml] ...}: runs one node of a deployment's
@@ -220,7 +220,7 @@ public final class ReplicaMain {
 
     /**
      * {@code measurements NAME view=V stable=S executed=E TIMINGS} (see
-     * {@link org.bftws.axis2.metrics.Measurements#describe()}), or {@code measurements NAME unavailable: WHY}.
+     * {@link org.bftws.metrics.Measurements#describe()}), or {@code measurements NAME unavailable: WHY}.
      */
     static String measurements(NodeHttpServer server, String name) {
         try {

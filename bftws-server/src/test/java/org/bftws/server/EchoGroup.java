@@ -11,7 +11,7 @@ import java.util.List;
 
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.engine.Phase;
-import org.bftws.axis2.NodeServer;
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.axis2.client.BftwsConfigurator;
 import org.bftws.config.KeyFileCheck;
 import org.bftws.config.ReplicasConfigReader;

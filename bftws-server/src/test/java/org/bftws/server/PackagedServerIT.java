@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.bftws.axis2.NodeServer;
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.samples.echo.EchoServiceArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

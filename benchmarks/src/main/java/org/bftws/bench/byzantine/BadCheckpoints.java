@@ -2,7 +2,7 @@ package org.bftws.bench.byzantine;
 
 import java.nio.charset.StandardCharsets;
 
-import org.bftws.axis2.channels.ReplicaChannel;
+import org.bftws.channels.ReplicaChannel;
 import org.bftws.core.Checkpoint;
 import org.bftws.core.Destination;
 import org.bftws.core.Digest;

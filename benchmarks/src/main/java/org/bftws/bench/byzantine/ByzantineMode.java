@@ -7,7 +7,7 @@ import java.util.Optional;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.description.Parameter;
 import org.apache.axis2.engine.AxisConfiguration;
-import org.bftws.axis2.channels.ReplicaChannelDecorator;
+import org.bftws.channels.ReplicaChannelDecorator;
 
 /**
  * How a Byzantine replica of the testbed lies ({@code ./bftws replica --byzantine MODE}, docs/byzantine-testing.md).

@@ -1,6 +1,6 @@
 package org.bftws.bench.byzantine;
 
-import org.bftws.axis2.channels.ReplicaChannel;
+import org.bftws.channels.ReplicaChannel;
 import org.bftws.core.Batch;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;

@@ -5,7 +5,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
-import org.bftws.axis2.channels.ReplicaChannel;
+import org.bftws.channels.ReplicaChannel;
 import org.bftws.core.Destination;
 import org.bftws.core.Message;
 

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
-import org.bftws.axis2.channels.ReplicaChannel;
+import org.bftws.channels.ReplicaChannel;
 import org.bftws.core.Destination;
 import org.bftws.core.Message;
 import org.bftws.core.StateSnapshot;

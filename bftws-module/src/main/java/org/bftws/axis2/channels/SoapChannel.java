@@ -1,5 +1,9 @@
 package org.bftws.axis2.channels;
 
+import org.bftws.channels.PeerRouting;
+import org.bftws.channels.PeerSender;
+import org.bftws.channels.ReplicaChannel;
+import org.bftws.channels.SettledMessages;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +17,9 @@ import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.axis2.client.ClientSequences;
+import org.bftws.axis2.rm.ClientSequences;
 import org.bftws.axis2.client.MulticastSender;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.rm.RmSource;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;
 import org.bftws.core.Message;
@@ -115,7 +119,7 @@ public final class SoapChannel implements ReplicaChannel {
         Map<String, Long> m = new TreeMap<>();
         m.put("PBFT bundles sent", sent.get());
         m.put("PBFT bundle send failures", failures.get());
-        m.put("PBFT duplicates not queued", peers.values().stream().mapToLong(p -> p.queue.duplicates()).sum());
+        m.put("PBFT duplicates not queued", peers.values().stream().mapToLong(PeerSender::duplicatesNotQueued).sum());
         m.put("PBFT messages without known signatures", unsignable.get());
         m.put("PBFT messages left out as settled", settled.skipped());
         return m;

@@ -1,5 +1,11 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.CallsInFlight;
+import org.bftws.voting.FirstReply;
+import org.bftws.voting.NodeReply;
+import org.bftws.voting.ReplyCollector;
+import org.bftws.voting.Target;
+import org.bftws.voting.VotingCounters;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
@@ -29,7 +35,7 @@ import org.apache.http.client.config.RequestConfig;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
-import org.bftws.axis2.RmCounters;
+import org.bftws.rm.RmCounters;
 import org.bftws.rm.Backoff;
 import org.bftws.rm.OutboundSequence;
 import org.bftws.security.SignedEnvelope;

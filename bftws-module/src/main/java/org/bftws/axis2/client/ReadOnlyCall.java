@@ -1,5 +1,6 @@
 package org.bftws.axis2.client;
 
+import org.bftws.axis2.rm.RmSource;
 import java.util.Iterator;
 import java.util.UUID;
 
@@ -8,16 +9,16 @@ import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPHeader;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
-import org.bftws.axis2.ReadOnlyHeader;
-import org.bftws.axis2.RmHeaders;
+import org.bftws.axis2.headers.ReadOnlyHeader;
+import org.bftws.axis2.rm.RmHeaders;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.OperationConfig;
 import org.bftws.rm.OutboundSequence;
 import org.bftws.security.SecurityRefusal;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 
 /**
- * A client's read-only request in flight (docs/client.md, "Read-only operations"): the {@link org.bftws.axis2.OutHandler}
+ * A client's read-only request in flight (docs/client.md, "Read-only operations"): the {@link org.bftws.axis2.handlers.OutHandler}
  * marked it {@code bftws:ReadOnly} and gave it no message number; the {@link MulticastSender} sends it once to every
  * node and accepts 2f+1 identical replies. If it cannot, {@link #toOrdered} turns the very message into the ordered
  * request the call would have been: marker removed, the sequence's next number, a fresh {@code wsa:MessageID} (so no

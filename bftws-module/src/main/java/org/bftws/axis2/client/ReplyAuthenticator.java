@@ -1,5 +1,6 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.NodeReply;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Locale;

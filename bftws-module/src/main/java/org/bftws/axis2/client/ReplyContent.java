@@ -1,5 +1,6 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.NodeReply;
 import java.io.ByteArrayInputStream;
 import java.util.Locale;
 
@@ -22,7 +23,7 @@ import org.apache.axis2.kernel.TransportUtils;
  * @param relatesTo the reply's {@code wsa:RelatesTo} (the message id of the request it answers), null without one
  * @param envelope  the envelope all of this was read from, null when empty: what the reply's authenticity is checked on
  * @param charset   the charset the reply was read with (its content type's), null when it names none
- * @param tentative the reply carries {@code bftws:Tentative} ({@link org.bftws.axis2.TentativeHeader}): executed
+ * @param tentative the reply carries {@code bftws:Tentative} ({@link org.bftws.axis2.headers.TentativeHeader}): executed
  *                  before its batch committed
  */
 record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, String relatesTo, SOAPEnvelope envelope,
@@ -59,7 +60,7 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, St
             }
             return new ReplyContent(CanonicalBody.of(envelope.getBody()), ReplyView.of(envelope),
                     envelope.getBody().hasFault(), false, relatesTo(envelope), envelope, charset(reply),
-                    org.bftws.axis2.TentativeHeader.present(envelope));
+                    org.bftws.axis2.headers.TentativeHeader.present(envelope));
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -1,5 +1,9 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.FirstReply;
+import org.bftws.voting.ReplyCollector;
+import org.bftws.voting.Target;
+import org.bftws.voting.VotingCounters;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -13,7 +17,7 @@ import org.bftws.config.ReplicasConfig;
 import org.bftws.core.ReplyPolicy;
 import org.bftws.core.RequestId;
 import org.bftws.rm.OutboundSequence;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.security.mac.MacAuthenticator;
 
 /**

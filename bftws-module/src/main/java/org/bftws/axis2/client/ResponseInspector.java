@@ -1,5 +1,6 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.NodeReply;
 import java.io.ByteArrayInputStream;
 import java.util.List;
 
@@ -10,8 +11,8 @@ import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFault;
 import org.apache.axiom.soap.SOAPFaultSubCode;
 import org.apache.axis2.kernel.TransportUtils;
-import org.bftws.axis2.RmFault;
-import org.bftws.axis2.RmHeaders;
+import org.bftws.axis2.rm.RmFault;
+import org.bftws.axis2.rm.RmHeaders;
 
 /**
  * Reads what the RM source needs from a node's response: its acknowledgements and whether it is a WS-RM fault that

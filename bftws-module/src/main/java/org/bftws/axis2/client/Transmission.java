@@ -1,5 +1,7 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.NodeReply;
+import org.bftws.voting.ReplyCollector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -12,8 +14,8 @@ import org.apache.http.entity.ByteArrayEntity;
 import org.apache.http.entity.ContentType;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.util.EntityUtils;
-import org.bftws.axis2.RmCounters;
-import org.bftws.axis2.RmHeaders;
+import org.bftws.rm.RmCounters;
+import org.bftws.axis2.rm.RmHeaders;
 import org.bftws.rm.Backoff;
 import org.bftws.rm.OutboundSequence;
 import org.slf4j.Logger;

@@ -1,7 +1,11 @@
 package org.bftws.axis2.monitoring;
 
+import org.bftws.monitoring.JmxRegistrations;
+import org.bftws.monitoring.NodeMonitor;
+import org.bftws.monitoring.ReplicaMonitor;
+import org.bftws.monitoring.StatusDocument;
 import org.apache.axis2.context.ConfigurationContext;
-import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.security.RefusalCounter;
 
@@ -37,7 +41,7 @@ public final class Monitoring {
             m.jmx.register(JmxRegistrations.nodeName(party), m.nodeMonitor);
         } else if (groups.size() > 1) {
             // an agreement node of several services: this Axis2 node serves one of them, its sibling the others
-            org.bftws.security.SecurityRuntime.of(context).ownGroup().ifPresent(g ->
+            org.bftws.axis2.security.SecurityRuntime.of(context).ownGroup().ifPresent(g ->
                     m.jmx.register(JmxRegistrations.nodeName(party, g.service()), m.nodeMonitor));
         }
         node.whenReplicaStarts(r -> {

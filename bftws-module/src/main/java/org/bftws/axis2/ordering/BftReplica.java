@@ -1,5 +1,10 @@
 package org.bftws.axis2.ordering;
 
+import org.bftws.ordering.CoreOptions;
+import org.bftws.ordering.ReproposalPresigner;
+import org.bftws.ordering.SequenceUsers;
+import org.bftws.ordering.TotalOrderManager;
+import org.bftws.ordering.WsrmSequenceRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,14 +16,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.description.AxisService;
-import org.bftws.axis2.channels.BinaryChannel;
-import org.bftws.axis2.channels.ChannelInbound;
-import org.bftws.axis2.channels.ReplicaChannel;
-import org.bftws.axis2.channels.ReplicaChannelDecorator;
+import org.bftws.channels.BinaryChannel;
+import org.bftws.channels.ChannelInbound;
+import org.bftws.channels.ReplicaChannel;
+import org.bftws.channels.ReplicaChannelDecorator;
 import org.bftws.axis2.channels.SoapChannel;
-import org.bftws.axis2.channels.tcp.ChannelKeys;
-import org.bftws.axis2.delivery.PendingRequests;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.channels.tcp.ChannelKeys;
+import org.bftws.delivery.PendingRequests;
+import org.bftws.axis2.rm.RmSource;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
 import org.bftws.config.ReplicaChannelKind;
@@ -32,8 +37,8 @@ import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.DeploymentTrust;
 import org.bftws.security.PartyKeystore;
 import org.bftws.security.RelayedRequestVerifier;
-import org.bftws.axis2.tier.NestedNumbering;
-import org.bftws.axis2.tier.NestedSequences;
+import org.bftws.tier.NestedNumbering;
+import org.bftws.tier.NestedSequences;
 import org.bftws.wire.BinaryCodec;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MessageSigner;
@@ -46,8 +51,8 @@ import org.bftws.wire.WireLimits;
 import org.bftws.wire.WireMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.bftws.axis2.state.Journal;
-import org.bftws.axis2.metrics.Measurements;
+import org.bftws.state.Journal;
+import org.bftws.metrics.Measurements;
 
 /**
  * This node as a replica of a BFT group (paper Fig. 5, server side): the PBFT core and the components that run it

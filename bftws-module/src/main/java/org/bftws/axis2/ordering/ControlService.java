@@ -9,9 +9,9 @@ import org.apache.axis2.description.AxisService;
 import org.apache.axis2.description.InOnlyAxisOperation;
 import org.apache.axis2.engine.AxisConfiguration;
 import org.apache.axis2.engine.MessageReceiver;
-import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.security.AuthenticatedParty;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.wire.WireBundle;
 import org.bftws.wire.WireFormatException;
 
@@ -42,7 +42,7 @@ public final class ControlService implements MessageReceiver {
         config.addService(service);
         org.apache.axis2.description.AxisModule bftws =
                 config.getModule(org.bftws.axis2.settings.ModuleParameters.MODULE_NAME);
-        if (bftws != null && !org.bftws.security.SecurityRuntime.engages(service)) {
+        if (bftws != null && !org.bftws.axis2.security.SecurityRuntime.engages(service)) {
             service.engageModule(bftws);
         }
     }

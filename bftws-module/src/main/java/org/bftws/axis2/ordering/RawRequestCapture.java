@@ -14,8 +14,8 @@ import org.apache.axis2.builder.Builder;
 import org.apache.axis2.builder.SOAPBuilder;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.AxisConfiguration;
-import org.bftws.axis2.BftwsNode;
-import org.bftws.axis2.RmCounters;
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.rm.RmCounters;
 import org.bftws.security.RefusalLog;
 
 /**
@@ -28,7 +28,7 @@ import org.bftws.security.RefusalLog;
 public final class RawRequestCapture implements Builder {
 
     /** Message context property: the request's bytes as received. */
-    public static final String RAW_BYTES = org.bftws.security.SecurityRuntime.RECEIVED_BYTES;
+    public static final String RAW_BYTES = org.bftws.axis2.security.SecurityRuntime.RECEIVED_BYTES;
 
     private static final String[] SOAP_TYPES = {"text/xml", "application/soap+xml"};
 

@@ -4,7 +4,7 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.config.GroupConfig;
 import org.bftws.core.Request;
 import org.bftws.security.SecurityRefusal;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.security.mac.MacAuthenticator;
 import org.bftws.wire.ProofVerifier;
 import org.slf4j.Logger;

@@ -14,7 +14,7 @@ import org.apache.axis2.engine.AxisEngine;
 import org.apache.axis2.util.MessageContextBuilder;
 import org.bftws.axis2.delivery.HttpExchange;
 import org.bftws.axis2.delivery.PendingRequest;
-import org.bftws.axis2.delivery.PendingRequests;
+import org.bftws.delivery.PendingRequests;
 import org.bftws.axis2.delivery.ReplyCapture;
 import org.bftws.core.Reply;
 import org.bftws.core.RequestId;
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * builds the envelope again through the out-flow (acknowledgement, view, signature). Exchanges are written on a
  * thread of their own, never under the core's lock.
  */
-final class ReplyRouter {
+public final class ReplyRouter {
     private static final Logger LOG = LoggerFactory.getLogger(ReplyRouter.class);
 
     private final PendingRequests pending;
@@ -51,7 +51,7 @@ final class ReplyRouter {
         this.endedSequences = endedSequences;
     }
 
-    void reply(Reply reply) {
+    public void reply(Reply reply) {
         writer.execute(() -> answer(reply));
     }
 
@@ -60,7 +60,7 @@ final class ReplyRouter {
      * expired fault (the ordered decision refuses them wherever they are ordered, and the core forgot those it held
      * unordered), and the RM layer forgets the sequences, in order.
      */
-    void expired(java.util.List<String> sequences) {
+    public void expired(java.util.List<String> sequences) {
         writer.execute(() -> {
             for (String s : sequences) {
                 for (PendingRequest r : pending.removeSequence(s)) {
@@ -130,10 +130,10 @@ final class ReplyRouter {
      */
     private CachedReply endedAnswer(MessageContext request, RequestId id, String why) {
         if (org.bftws.rm.Wsrm.TERMINATE_SEQUENCE.equals(request.getWSAAction())) {
-            OMElement response = org.bftws.axis2.RmBodies.identified("TerminateSequenceResponse", id.client(), 0);
+            OMElement response = org.bftws.axis2.rm.RmBodies.identified("TerminateSequenceResponse", id.client(), 0);
             return rebuild(request, response.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
-        return rebuildFault(request, org.bftws.axis2.RmFault.sequenceTerminated(id.client(), endedReason(why)
+        return rebuildFault(request, org.bftws.axis2.rm.RmFault.sequenceTerminated(id.client(), endedReason(why)
                 + ", so message " + id.number() + " is not executed (it may be a replay; after an expiry it may also"
                 + " be a retransmission of a message that executed before); create a new sequence"));
     }
@@ -149,7 +149,7 @@ final class ReplyRouter {
         };
     }
 
-    private CachedReply rebuildFault(MessageContext request, org.bftws.axis2.RmFault fault) {
+    private CachedReply rebuildFault(MessageContext request, org.bftws.axis2.rm.RmFault fault) {
         try {
             MessageContext out = MessageContextBuilder.createOutMessageContext(request);
             org.apache.axiom.soap.SOAPFactory f = request.isSOAP11()

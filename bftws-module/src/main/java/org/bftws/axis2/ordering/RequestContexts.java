@@ -19,10 +19,10 @@ import org.apache.axis2.context.OperationContext;
 import org.apache.axis2.context.ServiceContext;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
-import org.bftws.axis2.InHandler;
+import org.bftws.axis2.handlers.InHandler;
 import org.bftws.core.RequestId;
 import org.bftws.security.AuthenticatedParty;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 
 /**
  * Builds the message context a request is delivered in when no HTTP exchange brought it to this replica: a client
@@ -112,7 +112,7 @@ final class RequestContexts {
         envelope.getBody().addChild(body.make(factory, inputElement(op, operation)));
         MessageContext mc = context(op, envelope);
         mc.setWSAAction(op.getInputAction());
-        mc.setProperty(org.bftws.security.SecurityRuntime.REPLY_STAYS_LOCAL, Boolean.TRUE);
+        mc.setProperty(org.bftws.axis2.security.SecurityRuntime.REPLY_STAYS_LOCAL, Boolean.TRUE);
         return mc;
     }
 

@@ -1,5 +1,6 @@
 package org.bftws.axis2.ordering;
 
+import org.bftws.ordering.TotalOrderManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.delivery.PendingRequest;
 import org.bftws.axis2.delivery.ServiceDelivery;
-import org.bftws.axis2.tier.NestedNumbering;
+import org.bftws.tier.NestedNumbering;
 import org.bftws.core.Output;
 import org.bftws.core.Request;
 import org.bftws.core.RequestId;
@@ -22,7 +23,7 @@ import org.bftws.rm.ReplyCache;
 import org.bftws.rm.ReplyCache.CachedReply;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.bftws.axis2.state.ExecutionState;
+import org.bftws.state.ExecutionState;
 
 /**
  * The Total Order Invoker (paper 3.3.1.7). Requests accepted by the WS-RM layer (in order within their sequence)
@@ -33,7 +34,7 @@ import org.bftws.axis2.state.ExecutionState;
  * and {@code set_state} for state transfer at the head of the queue. A checkpoint's state also holds how far the
  * replica has numbered its group's nested calls ({@link ExecutionState}).
  */
-public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delivery.OrderingStep {
+public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.OrderingStep {
     private static final Logger LOG = LoggerFactory.getLogger(TotalOrderInvoker.class);
 
     /** Message context property: the view a request was ordered in (the reply carries it to the client). */
@@ -127,7 +128,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     }
 
     /** Called by the manager, under its lock, for the outputs this thread carries out, in the core's order. */
-    void enqueue(Output o) {
+    public void enqueue(Output o) {
         work.add(o);
     }
 
@@ -256,7 +257,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
             ServiceDelivery.DeliveredReply delivered = StateOperations.isSetState(mc)
                     ? delivery.refuse(mc, StateOperations.clientSetStateRefused(mc))
                     // calls the service makes meanwhile are the group's nested calls (paper 3.4)
-                    : org.bftws.axis2.tier.NestedCallScope.executing(() -> delivery.deliverWithBodyElement(mc));
+                    : org.bftws.tier.NestedCallScope.executing(() -> delivery.deliverWithBodyElement(mc));
             CachedReply reply = delivered == null ? null : delivered.reply();
             byte[] result = reply == null ? new byte[0] : delivered.bodyElement() != null ? delivered.bodyElement()
                     : StateOperations.bodyElementBytes(reply.envelope());

@@ -7,12 +7,12 @@ import org.apache.axiom.soap.SOAPHeaderBlock;
 import org.apache.axis2.addressing.AddressingConstants;
 
 /** Reads WS-Addressing 1.0 headers straight from an envelope, before Axis2's addressing handler has run. */
-final class WsaHeaders {
+public final class WsaHeaders {
     private WsaHeaders() {
     }
 
     /** The trimmed text of the envelope's first {@code wsa:localName} header; null without one. */
-    static String text(SOAPEnvelope envelope, String localName) {
+    public static String text(SOAPEnvelope envelope, String localName) {
         if (envelope == null || envelope.getHeader() == null) {
             return null;
         }

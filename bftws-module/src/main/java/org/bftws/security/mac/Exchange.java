@@ -12,7 +12,7 @@ import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.security.AuthenticatedParty;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 
 /**
  * Which peer node a message is exchanged with, from this node's point of view: the receiver of an outgoing request

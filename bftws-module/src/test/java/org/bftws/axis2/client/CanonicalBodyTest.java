@@ -1,5 +1,6 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.SignedReplies;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,8 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.NodeReply;
+import org.bftws.voting.SignedReplies;
+import org.bftws.voting.VotingCounters;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -20,7 +23,7 @@ import org.bftws.core.RequestId;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.security.mac.MacAuthenticator;
 import org.bftws.wire.KeyedGroup;
 import org.junit.jupiter.api.BeforeAll;

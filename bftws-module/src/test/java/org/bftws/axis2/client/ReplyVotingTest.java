@@ -1,5 +1,7 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.FirstReply;
+import org.bftws.voting.Target;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,7 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.FirstReply;
+import org.bftws.voting.NodeReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.HttpClients;
-import org.bftws.axis2.RmCounters;
+import org.bftws.rm.RmCounters;
 import org.bftws.rm.Backoff;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,8 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.NodeReply;
+import org.bftws.voting.SignedReplies;
+import org.bftws.voting.VotingCounters;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -1,5 +1,8 @@
 package org.bftws.axis2.client;
 
+import org.bftws.voting.NodeReply;
+import org.bftws.voting.SignedReplies;
+import org.bftws.voting.VotingCounters;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

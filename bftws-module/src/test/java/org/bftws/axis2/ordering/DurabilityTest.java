@@ -10,7 +10,7 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axis2.client.ServiceClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.bftws.axis2.state.Journal;
+import org.bftws.state.Journal;
 
 /** Replicas with a data directory: stopping and starting the whole group loses nothing accepted. */
 class DurabilityTest {

@@ -2,7 +2,7 @@ package org.bftws.axis2.ordering;
 
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.handlers.AbstractHandler;
-import org.bftws.axis2.ReadOnlyHeader;
+import org.bftws.axis2.headers.ReadOnlyHeader;
 
 /**
  * Test only: a network attacker between client and replicas, after the client authenticated its request: it adds

@@ -17,9 +17,9 @@ import javax.management.openmbean.TabularData;
 
 import com.google.gson.JsonObject;
 import org.apache.axis2.client.ServiceClient;
-import org.bftws.axis2.monitoring.JmxRegistrations;
-import org.bftws.axis2.monitoring.NodeMXBean;
-import org.bftws.axis2.monitoring.ReplicaMXBean;
+import org.bftws.monitoring.JmxRegistrations;
+import org.bftws.monitoring.NodeMXBean;
+import org.bftws.monitoring.ReplicaMXBean;
 import org.bftws.axis2.monitoring.StatusHttp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -22,7 +22,6 @@ import org.bftws.axis2.delivery.ServiceDelivery;
 import org.bftws.samples.echo.EchoService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.bftws.axis2.ordering.EchoRepository;
 
 /**
  * get_state and set_state as a replica delivers them to its own service (the echo sample, in an Axis2 engine of its

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.client.ServiceClient;
-import org.bftws.axis2.BftwsNode;
-import org.bftws.axis2.client.VotingCounters;
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.voting.VotingCounters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

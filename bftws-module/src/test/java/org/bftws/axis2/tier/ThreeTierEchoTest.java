@@ -13,7 +13,7 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.handlers.AbstractHandler;
-import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.TestNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -9,7 +9,7 @@ import java.util.List;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axis2.client.ServiceClient;
-import org.bftws.axis2.BftwsNode;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.TestNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

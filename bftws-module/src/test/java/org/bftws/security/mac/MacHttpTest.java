@@ -26,7 +26,7 @@ import org.apache.axis2.util.Utils;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.RefusalReason;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.wire.KeyedGroup;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -5,7 +5,7 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.security.AuthenticatedParty;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.wire.WireBundle;
 
 /**

@@ -21,8 +21,8 @@ import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.wsdl.WSDLConstants;
-import org.bftws.axis2.BftwsNode;
-import org.bftws.axis2.client.RmSource;
+import org.bftws.axis2.node.BftwsNode;
+import org.bftws.axis2.rm.RmSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -17,7 +17,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 /**
- * A bftws node with the echo sample in its own JVM (org.bftws.axis2.NodeMain from ../bftws-module), so Axis2's
+ * A bftws node with the echo sample in its own JVM (org.bftws.axis2.standalone.NodeMain from ../bftws-module), so Axis2's
  * libraries and CXF's never meet on one classpath. Talks to it over its standard input and output.
  */
 final class ForkedNode implements AutoCloseable {
@@ -40,7 +40,7 @@ final class ForkedNode implements AutoCloseable {
             port = s.getLocalPort();
         }
         process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", classpath, "org.bftws.axis2.NodeMain", repo.toString(),
+                "-cp", classpath, "org.bftws.axis2.standalone.NodeMain", repo.toString(),
                 ROOT.resolve("conf/axis2.xml").toString(), Integer.toString(port))
                 .redirectError(dir.resolve("node.log").toFile()).start();
         out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));

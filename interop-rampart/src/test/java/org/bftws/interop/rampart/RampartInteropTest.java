@@ -35,7 +35,7 @@ import org.bftws.config.ReplicasConfig;
 import org.bftws.config.ReplicasConfigReader;
 import org.bftws.security.KeyGenerator;
 import org.bftws.security.RefusalReason;
-import org.bftws.security.SecurityRuntime;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,7 +68,7 @@ class RampartInteropTest {
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>"
                 + "<group service=\"EchoService\" endpoint=\"http://echo.bftws.group/axis2/services/EchoService\" f=\"1\">"
                 + "<security profile=\"wssec\"/>");
-        int[] channels = org.bftws.axis2.NodeServer.freePortsAvoiding(4, java.util.List.of(port, port + 1, port + 2, port + 3));
+        int[] channels = org.bftws.axis2.standalone.NodeServer.freePortsAvoiding(4, java.util.List.of(port, port + 1, port + 2, port + 3));
         for (int i = 0; i < 4; i++) {
             int p = port + i;
             xml.append("<node id=\"").append(i).append("\" name=\"replica").append(i)

@@ -16,7 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * every connection through it at once (a reset: whatever was in flight is lost), swallow what the dialler sends
  * (frames written and never delivered), and keeps a copy of the first connection's bytes from the dialler.
  */
-final class CuttableProxy implements AutoCloseable {
+public final class CuttableProxy implements AutoCloseable {
     private final ServerSocket server;
     private final InetSocketAddress target;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -24,7 +24,7 @@ final class CuttableProxy implements AutoCloseable {
     private volatile boolean swallow;
     private volatile int connections;
 
-    CuttableProxy(InetSocketAddress target) throws IOException {
+    public CuttableProxy(InetSocketAddress target) throws IOException {
         this.target = target;
         this.server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
         Thread t = new Thread(this::accept, "test-proxy");
@@ -32,17 +32,17 @@ final class CuttableProxy implements AutoCloseable {
         t.start();
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
     }
 
     /** While true, bytes from the dialler are read and dropped. */
-    void swallow(boolean on) {
+    public void swallow(boolean on) {
         swallow = on;
     }
 
     /** Resets every connection through the proxy. */
-    void cut() {
+    public void cut() {
         for (Socket s : sockets) {
             try {
                 s.setSoLinger(true, 0);
@@ -54,11 +54,11 @@ final class CuttableProxy implements AutoCloseable {
         sockets.clear();
     }
 
-    int connections() {
+    public int connections() {
         return connections;
     }
 
-    byte[] firstConnectionBytes() {
+    public byte[] firstConnectionBytes() {
         synchronized (firstConnection) {
             return firstConnection.toByteArray();
         }

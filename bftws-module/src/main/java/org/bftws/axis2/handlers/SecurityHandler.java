@@ -1,0 +1,110 @@
+package org.bftws.axis2.handlers;
+
+import org.bftws.axis2.security.SecurityRuntime;
+import org.bftws.security.AuthenticatedParty;
+import org.bftws.security.MessageAuthenticator;
+import org.bftws.security.RefusalLog;
+import org.bftws.security.RefusalReason;
+import org.bftws.security.SecurityRefusal;
+import org.bftws.security.SignedEnvelope;
+import java.util.Iterator;
+import java.util.Optional;
+import org.apache.axiom.soap.SOAPHeader;
+import org.apache.axiom.soap.SOAPHeaderBlock;
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.context.OperationContext;
+import org.apache.axis2.wsdl.WSDLConstants;
+import org.apache.axis2.handlers.AbstractHandler;
+import org.bftws.config.GroupConfig;
+import org.bftws.config.SecurityProfile;
+
+/**
+ * The module's handler in Axis2's {@code Security} phase, in all four flows. Outgoing messages are protected and
+ * incoming ones authenticated as the profile of the group they belong to says ({@link SecurityRuntime}); {@code none}
+ * passes them through. A refused message ends in a SOAP fault whose reason says why (WS-Security fault code), and is
+ * counted and logged. A verified message carries its sender as {@link SecurityRuntime#AUTHENTICATED_PARTY}.
+ */
+public class SecurityHandler extends AbstractHandler {
+
+    @Override
+    public InvocationResponse invoke(MessageContext message) throws AxisFault {
+        SecurityRuntime runtime;
+        try {
+            runtime = SecurityRuntime.of(message.getConfigurationContext());
+        } catch (RuntimeException e) {
+            // fail closed: a node that was meant to check signatures must not run without them
+            throw new AxisFault("BFT-WS security cannot start: " + e.getMessage(), e);
+        }
+        boolean incoming = message.getFLOW() == MessageContext.IN_FLOW
+                || message.getFLOW() == MessageContext.IN_FAULT_FLOW;
+        if (SecurityRuntime.forServiceWithoutModule(message, this)) { // its requests and its replies
+            return InvocationResponse.CONTINUE;
+        }
+        if (!incoming && replyStaysLocal(message)) {
+            // Signing a reply nobody receives costs time for nothing: a 10 MB get_state took seconds to sign.
+            return InvocationResponse.CONTINUE;
+        }
+        Optional<GroupConfig> group = incoming ? runtime.groupForIncoming(message) : runtime.groupForOutgoing(message);
+        SecurityProfile profile = group.map(g -> g.security().profile()).orElse(SecurityProfile.NONE);
+        if (profile == SecurityProfile.NONE) {
+            return InvocationResponse.CONTINUE;
+        }
+        MessageAuthenticator authenticator = runtime.authenticator(profile).orElseThrow(() -> new AxisFault(
+                "BFT-WS security: group " + group.get().service() + " uses profile " + profile.name().toLowerCase()
+                        + ", which this node cannot apply (no party name set, or no authenticator registered for it)"));
+        try {
+            if (incoming) {
+                AuthenticatedParty sender = authenticator.authenticate(message, group.get());
+                message.setProperty(SecurityRuntime.AUTHENTICATED_PARTY, sender);
+                markSecurityHeadersProcessed(message);
+            } else {
+                // the signed bytes may be sent as they are only if no handler can change the envelope after this one
+                message.setProperty(SignedEnvelope.SIGNED_LAST, SignedEnvelope.runsLast(message, this));
+                try {
+                    authenticator.protect(message, group.get());
+                } finally {
+                    message.removeProperty(SignedEnvelope.SIGNED_LAST);
+                }
+            }
+        } catch (SecurityRefusal refusal) {
+            long n = runtime.refusals().record(refusal.reason());
+            RefusalLog.of(message.getConfigurationContext()).refused(RefusalLog.peer(message),
+                    refusal.reason().shortName(), refusal.getMessage() + " (" + describe(message) + ")",
+                    "security refusals " + refusal.reason() + ": " + n);
+            String text = refusal.getMessage();
+            if (message.getFLOW() == MessageContext.IN_FAULT_FLOW && message.getEnvelope().hasFault()) {
+                // keep what the peer said, marked as unauthenticated, rather than hide it
+                text += "; the unauthenticated fault said: "
+                        + message.getEnvelope().getBody().getFault().getReason().getText();
+            }
+            throw RefusalLog.alreadyLogged(new AxisFault(text, refusal.reason().faultCode()));
+        }
+        return InvocationResponse.CONTINUE;
+    }
+
+    /** Whether {@code reply} answers a request the node made to its own service (never sent anywhere). */
+    private static boolean replyStaysLocal(MessageContext reply) throws AxisFault {
+        OperationContext op = reply.getOperationContext();
+        MessageContext request = op == null ? null : op.getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+        return request != null && request != reply
+                && Boolean.TRUE.equals(request.getProperty(SecurityRuntime.REPLY_STAYS_LOCAL));
+    }
+
+    /** wsse:Security is mustUnderstand; having verified it, this handler is the one that understood it. */
+    private static void markSecurityHeadersProcessed(MessageContext message) {
+        SOAPHeader header = message.getEnvelope().getHeader();
+        if (header == null) {
+            return;
+        }
+        for (Iterator<SOAPHeaderBlock> it = header.getHeaderBlocksWithNSURI(RefusalReason.WSSE_NS).iterator();
+             it.hasNext(); ) {
+            it.next().setProcessed();
+        }
+    }
+
+    private static String describe(MessageContext message) {
+        return (message.getAxisService() == null ? "" : "to " + message.getAxisService().getName() + ", ")
+                + "action " + message.getWSAAction();
+    }
+}

@@ -1,0 +1,92 @@
+package org.bftws.axis2.standalone;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.context.ConfigurationContextFactory;
+import org.apache.axis2.transport.http.SimpleHTTPServer;
+
+/**
+ * One Axis2 node listening on 127.0.0.1-reachable HTTP: a repository (services/*.aar, modules/*.mar), an axis2.xml
+ * and a port. Used by tests and the testbed; stop it to release the port and the module's threads.
+ */
+public final class NodeServer implements AutoCloseable {
+
+    private final ConfigurationContext context;
+    private final SimpleHTTPServer server;
+    private final int port;
+
+    private NodeServer(ConfigurationContext context, SimpleHTTPServer server, int port) {
+        this.context = context;
+        this.server = server;
+        this.port = port;
+    }
+
+    /** Starts a node; {@code port} 0 picks a free one. */
+    public static NodeServer start(Path repository, Path axis2Xml, int port) throws IOException {
+        ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
+                repository.toString(), axis2Xml.toString());
+        int p = port == 0 ? freePort() : port;
+        // Axis2's server with the module's status page (/bftws/status) next to the services.
+        SimpleHTTPServer server = new SimpleHTTPServer(new org.apache.axis2.transport.http.server.HttpFactory(ctx, p,
+                new org.bftws.axis2.monitoring.StatusWorkerFactory()));
+        server.start();
+        return new NodeServer(ctx, server, p);
+    }
+
+    public static int freePort() throws IOException {
+        return freePorts(1)[0];
+    }
+
+    /**
+     * {@code n} distinct free loopback ports. All probes stay open until every port is found: a port probed and
+     * closed one at a time can come back from the kernel for the next probe, and two nodes would share it.
+     */
+    /**
+     * {@code n} distinct free loopback ports none of which is in {@code taken}: ports already handed to other nodes
+     * are free too until those nodes listen, so a second, separate probe could return one of them.
+     */
+    public static int[] freePortsAvoiding(int n, java.util.Collection<Integer> taken) throws IOException {
+        int[] probed = freePorts(n + taken.size());
+        return java.util.Arrays.stream(probed).filter(p -> !taken.contains(p)).limit(n).toArray();
+    }
+
+    public static int[] freePorts(int n) throws IOException {
+        java.util.List<ServerSocket> probes = new java.util.ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                probes.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket s : probes) {
+                s.close();
+            }
+        }
+    }
+
+    public ConfigurationContext context() {
+        return context;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** http://127.0.0.1:port/axis2/services/{service} */
+    public String endpoint(String service) {
+        return "http://127.0.0.1:" + port + "/axis2/services/" + service;
+    }
+
+    @Override
+    public void close() throws AxisFault {
+        server.stop();
+        context.terminate();
+    }
+}

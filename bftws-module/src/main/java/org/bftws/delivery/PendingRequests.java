@@ -1,0 +1,41 @@
+package org.bftws.delivery;
+
+import org.bftws.axis2.delivery.PendingRequest;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Accepted requests not yet delivered, by (sequence, message number), so retransmitted copies can join them. */
+public final class PendingRequests {
+
+    private final Map<String, PendingRequest> byKey = new ConcurrentHashMap<>();
+
+    public void add(PendingRequest r) {
+        byKey.put(r.key(), r);
+    }
+
+    public Optional<PendingRequest> find(String sequenceId, long messageNumber) {
+        return Optional.ofNullable(byKey.get(PendingRequest.key(sequenceId, messageNumber)));
+    }
+
+    public void remove(PendingRequest r) {
+        byKey.remove(r.key(), r);
+    }
+
+    /** Drops the sequence's requests; returns them so their exchanges can be answered. */
+    public java.util.List<PendingRequest> removeSequence(String sequenceId) {
+        java.util.List<PendingRequest> out = new java.util.ArrayList<>();
+        byKey.values().removeIf(r -> {
+            if (r.sequenceId().equals(sequenceId)) {
+                out.add(r);
+                return true;
+            }
+            return false;
+        });
+        return out;
+    }
+
+    public int size() {
+        return byKey.size();
+    }
+}

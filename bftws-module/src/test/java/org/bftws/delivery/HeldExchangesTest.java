@@ -1,0 +1,68 @@
+package org.bftws.delivery;
+
+import org.bftws.axis2.delivery.HttpExchange;
+import org.bftws.axis2.delivery.PendingRequest;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import org.apache.axis2.context.MessageContext;
+import org.junit.jupiter.api.Test;
+
+class HeldExchangesTest {
+
+    private static MessageContext message() {
+        MessageContext mc = new MessageContext();
+        mc.setProperty(MessageContext.TRANSPORT_OUT, new ByteArrayOutputStream());
+        return mc;
+    }
+
+    private static PendingRequest request(long n) {
+        return new PendingRequest("s", n, message());
+    }
+
+    @Test
+    void beyondTheLimitTheOldestHeldExchangeIsLetGo() {
+        HeldExchanges held = new HeldExchanges(2);
+        PendingRequest r1 = request(1);
+        HttpExchange x1 = HttpExchange.of(r1.message());
+        assertTrue(held.hold(r1, x1, Long.MAX_VALUE).isEmpty());
+        assertTrue(held.hold(request(2), HttpExchange.of(message()), Long.MAX_VALUE).isEmpty());
+        List<HeldExchanges.Held> letGo = held.hold(request(3), HttpExchange.of(message()), Long.MAX_VALUE);
+        assertEquals(1, letGo.size());
+        assertSame(x1, letGo.get(0).exchange());
+        assertSame(r1, letGo.get(0).request());
+        assertEquals(2, held.size());
+    }
+
+    @Test
+    void answeredExchangesDoNotCountAgainstTheLimit() {
+        HeldExchanges held = new HeldExchanges(2);
+        HttpExchange x1 = HttpExchange.of(message());
+        held.hold(request(1), x1, Long.MAX_VALUE);
+        held.hold(request(2), HttpExchange.of(message()), Long.MAX_VALUE);
+        x1.answer(null);
+        assertTrue(held.hold(request(3), HttpExchange.of(message()), Long.MAX_VALUE).isEmpty(),
+                "the answered exchange made room");
+        assertEquals(2, held.size());
+    }
+
+    @Test
+    void onlyUnansweredExchangesPastTheirDeadlineExpire() {
+        HeldExchanges held = new HeldExchanges(10);
+        HttpExchange early = HttpExchange.of(message());
+        HttpExchange answered = HttpExchange.of(message());
+        HttpExchange late = HttpExchange.of(message());
+        held.hold(request(1), early, 100);
+        held.hold(request(2), answered, 100);
+        held.hold(request(3), late, 300);
+        answered.answer(null);
+        List<HeldExchanges.Held> expired = held.expire(200);
+        assertEquals(1, expired.size());
+        assertSame(early, expired.get(0).exchange());
+        assertEquals(1, held.size(), "the answered one is forgotten, the later one still waits");
+        assertSame(late, held.expire(300).get(0).exchange());
+    }
+}
