@@ -1,7 +1,5 @@
 package org.bftws.ordering;
 
-import org.bftws.axis2.ordering.ReplyRouter;
-import org.bftws.axis2.ordering.TotalOrderInvoker;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,8 +26,8 @@ import org.bftws.metrics.ViewChangeTrace;
  * The Total Order Manager (paper 3.3.1.8): runs this replica's PBFT state machine ({@link Node}, the pure core) on
  * real threads. Every input (a client request from the invoker, a frame or bundle of PBFT messages from the replica
  * channel, a timer tick, an execution result) is handed to the core under one lock; the outputs are routed in the core's order:
- * messages to the peers' channels, executions, checkpoints and state installs to the {@link TotalOrderInvoker}'s
- * queue, replies to waiting clients through the {@link ReplyRouter}. Routing only enqueues, so the lock is never
+ * messages to the peers' channels, executions, checkpoints and state installs to the Total Order Invoker's
+ * queue, replies to waiting clients through the reply router ({@link ClientReplies}). Routing only enqueues, so the lock is never
  * held across I/O.
  */
 public final class TotalOrderManager {
@@ -38,8 +36,8 @@ public final class TotalOrderManager {
     private final Node core;
     private final String name;
     private final ReplicaChannel channels;
-    private final TotalOrderInvoker invoker;
-    private final ReplyRouter replies;
+    private final ExecutionQueue invoker;
+    private final ClientReplies replies;
     private final Runnable onStable;
     /** The data directory, or null: then nothing survives a restart (the node then counts as faulty if restarted). */
     private final Journal journal;
@@ -67,7 +65,7 @@ public final class TotalOrderManager {
     /** The core's last executed sequence number as of its last outputs (like {@link #view}), for lock-free reads. */
     private volatile long lastExecuted;
 
-    public TotalOrderManager(Node core, String name, ReplicaChannel channels, TotalOrderInvoker invoker, ReplyRouter replies,
+    public TotalOrderManager(Node core, String name, ReplicaChannel channels, ExecutionQueue invoker, ClientReplies replies,
                       Runnable onStable, Journal journal) {
         this.core = core;
         this.journal = journal;

@@ -7,6 +7,14 @@ import java.time.Duration;
  * delay (capped at {@code cap}), and no more than {@code maxRetransmissions} of them.
  */
 public record Backoff(Duration initial, Duration cap, int maxRetransmissions) {
+    /**
+     * Options property: a Backoff for this call (and the CreateSequence it may need) instead of the target's.
+     * PBFT's replica-to-replica channels use a short one: the protocol resends what matters itself, and a channel
+     * that retransmitted to a crashed peer for the group's whole schedule (minutes) would stay blocked after the
+     * peer came back.
+     */
+    public static final String PROPERTY = "bftws.backoff";
+
 
     public Backoff {
         if (initial.isNegative() || initial.isZero()) {

@@ -7,4 +7,6 @@ import java.security.cert.X509Certificate;
  * by a signature with the certificate the deployment's truststore registers for that name.
  */
 public record AuthenticatedParty(String name, X509Certificate certificate) {
+    /** MessageContext property: the party that sent a verified incoming message. */
+    public static final String PROPERTY = "org.bftws.security.authenticatedParty";
 }

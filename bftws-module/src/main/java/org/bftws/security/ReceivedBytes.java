@@ -1,6 +1,5 @@
 package org.bftws.security;
 
-import org.bftws.axis2.security.SecurityRuntime;
 import java.nio.charset.StandardCharsets;
 import org.apache.axis2.Constants;
 import org.apache.axis2.context.MessageContext;
@@ -13,9 +12,9 @@ import org.apache.axis2.context.MessageContext;
  * UTF-8's, no XML declaration naming another encoding. Anything else is verified as before, from the envelope AXIOM
  * parsed, so a signature always vouches for what the service will read.
  */
-final class ReceivedBytes {
+public final class ReceivedBytes {
     /** Message context property: the request's bytes as received (set by the module's message builder). */
-    static final String PROPERTY = SecurityRuntime.RECEIVED_BYTES;
+    public static final String PROPERTY = "bftws.rawRequest";
 
     private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     private static final int DECLARATION_LIMIT = 200;

@@ -31,7 +31,7 @@ class CallBackoffTest {
         try {
             String dead = "http://127.0.0.1:" + NodeServer.freePort() + "/axis2/services/EchoService";
             ServiceClient client = TestNodes.serviceClient(ctx, dead);
-            client.getOptions().setProperty(MulticastSender.BACKOFF, Backoff.of(Duration.ofMillis(100), 1));
+            client.getOptions().setProperty(Backoff.PROPERTY, Backoff.of(Duration.ofMillis(100), 1));
             long t0 = System.nanoTime();
             AxisFault fault = assertThrows(AxisFault.class, () -> TestNodes.call(client, TestNodes.echo("x")));
             long ms = (System.nanoTime() - t0) / 1_000_000;

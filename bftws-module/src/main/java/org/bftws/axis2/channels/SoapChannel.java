@@ -18,7 +18,6 @@ import org.apache.axis2.client.Options;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.rm.ClientSequences;
-import org.bftws.axis2.client.MulticastSender;
 import org.bftws.axis2.rm.RmSource;
 import org.bftws.core.Destination;
 import org.bftws.core.Membership;
@@ -151,7 +150,7 @@ public final class SoapChannel implements ReplicaChannel {
             options.setTo(new EndpointReference(endpoint));
             options.setAction(ACTION);
             options.setProperty(RmSource.SEQUENCE_KEY, SEQUENCE_KEY);
-            options.setProperty(MulticastSender.BACKOFF, PEER_BACKOFF);
+            options.setProperty(Backoff.PROPERTY, PEER_BACKOFF);
             options.setTimeOutInMilliSeconds(30_000);
             client.setOptions(options);
         }

@@ -1,5 +1,6 @@
 package org.bftws.axis2.client;
 
+import org.bftws.axis2.settings.ModuleParameters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -21,9 +22,6 @@ import org.apache.axis2.engine.AxisConfiguration;
  * as everywhere in the module.
  */
 public final class BftwsConfigurator extends FileSystemConfigurator {
-
-    /** The module's name in module.xml. */
-    public static final String MODULE = "bftws";
 
     private final Map<String, String> parameters;
 
@@ -64,7 +62,7 @@ public final class BftwsConfigurator extends FileSystemConfigurator {
     @Override
     public synchronized AxisConfiguration getAxisConfiguration() throws AxisFault {
         AxisConfiguration configuration = super.getAxisConfiguration();
-        AxisModule module = configuration.getModule(MODULE);
+        AxisModule module = configuration.getModule(ModuleParameters.MODULE_NAME);
         if (module == null) {
             throw new AxisFault("bftws: the bftws module was not found: put the bftws-module jar (which has"
                     + " META-INF/module.xml) on the classpath or bftws.mar into the repository's modules directory");
@@ -91,7 +89,7 @@ public final class BftwsConfigurator extends FileSystemConfigurator {
      */
     public static String startupProblem(AxisConfiguration configuration) {
         for (Map.Entry<String, String> faulty : configuration.getFaultyModules().entrySet()) {
-            if (faulty.getKey().contains(MODULE)) {
+            if (faulty.getKey().contains(ModuleParameters.MODULE_NAME)) {
                 return faulty.getValue();
             }
         }

@@ -65,13 +65,6 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     /** Message context properties: the sequence and message number of an application message. */
     public static final String SEQUENCE = "bftws.outSequence";
     public static final String MESSAGE_NUMBER = "bftws.messageNumber";
-    /**
-     * Options property: a {@link Backoff} for this call (and the CreateSequence it may need) instead of the target's.
-     * PBFT's replica-to-replica channels use a short one: the protocol resends what matters itself, and a channel
-     * that retransmitted to a crashed peer for the group's whole schedule (minutes) would stay blocked after the
-     * peer came back.
-     */
-    public static final String BACKOFF = "bftws.backoff";
 
     /** How long stop() lets transmissions in flight finish before it interrupts them. */
     static final long DRAIN_MILLIS = 2_000;
@@ -180,7 +173,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             }
             read.toOrdered(mc); // and on as the ordered request the call would have been
         }
-        Backoff backoff = mc.getProperty(BACKOFF) instanceof Backoff b ? b : backoffFor(target);
+        Backoff backoff = mc.getProperty(Backoff.PROPERTY) instanceof Backoff b ? b : backoffFor(target);
         long attemptMillis = attemptTimeoutFor(target);
         // a BFT group's vote, once settled, needs no more retransmissions (WS-RM-only nodes deliver in order, and a
         // node missing a message would hold back every later one, so they keep getting it)

@@ -26,10 +26,6 @@ import org.bftws.rm.Wsrm;
  * module's operations. On a client, replies pass unchanged (the Voter sees them all).
  */
 public final class InHandler extends AbstractHandler {
-    /** Message context properties: the inbound sequence and message number of an accepted request. */
-    public static final String SEQUENCE_ID = "bftws.inSequence";
-    public static final String MESSAGE_NUMBER = "bftws.inMessageNumber";
-
     @Override
     public InvocationResponse invoke(MessageContext mc) throws AxisFault {
         if (!mc.isServerSide() || mc.getProperty(ServiceDelivery.DELIVERING) != null) {
@@ -108,8 +104,8 @@ public final class InHandler extends AbstractHandler {
                     + serviceName(mc) + ")");
         }
         SequenceOwnership.check(mc, seq.id(), node);
-        mc.setProperty(SEQUENCE_ID, seq.id());
-        mc.setProperty(MESSAGE_NUMBER, h.number());
+        mc.setProperty(RmDestination.SEQUENCE_ID, seq.id());
+        mc.setProperty(RmDestination.MESSAGE_NUMBER, h.number());
         if (ControlService.NAME.equals(serviceName(mc))) {
             return acceptControl(seq, h.number(), mc, node);
         }

@@ -1,5 +1,7 @@
 package org.bftws.axis2.handlers;
 
+import org.bftws.axis2.headers.BftwsNamespace;
+import org.bftws.axis2.rm.RmDestination;
 import org.bftws.axis2.headers.ReadOnlyHeader;
 import org.bftws.axis2.headers.TentativeHeader;
 import org.bftws.axis2.node.BftwsNode;
@@ -32,9 +34,6 @@ import org.bftws.rm.Wsrm;
  */
 public final class OutHandler extends AbstractHandler {
 
-    /** Namespace of BFT-WS's own headers (the view on replies). */
-    public static final String BFTWS_NS = "urn:bftws:1";
-
     @Override
     public InvocationResponse invoke(MessageContext mc) throws AxisFault {
         BftwsNode node = BftwsNode.of(mc.getConfigurationContext());
@@ -60,7 +59,7 @@ public final class OutHandler extends AbstractHandler {
                 mc.setProperty(org.bftws.axis2.client.ReadOnlyCall.PROPERTY,
                         new org.bftws.axis2.client.ReadOnlyCall(readOnly, target.group(), source));
                 mc.setProperty(MulticastSender.TARGET, target);
-                mc.setTransportOut(source.sender().description());
+                mc.setTransportOut(node.sender().description());
                 return InvocationResponse.CONTINUE;
             }
             OutboundSequence seq = nested ? source.nestedSequenceFor(mc, replica.group()) : source.sequenceFor(mc);
@@ -75,7 +74,7 @@ public final class OutHandler extends AbstractHandler {
             RmHeaders.addSequence(mc.getEnvelope(), h);
         }
         mc.setProperty(MulticastSender.TARGET, target);
-        mc.setTransportOut(source.sender().description());
+        mc.setTransportOut(node.sender().description());
         return InvocationResponse.CONTINUE;
     }
 
@@ -103,11 +102,11 @@ public final class OutHandler extends AbstractHandler {
             ReadOnlyHeader.addTo(reply.getEnvelope()); // covered by the reply's MAC or signature
             return;
         }
-        if (request == null || request.getProperty(InHandler.SEQUENCE_ID) == null) {
+        if (request == null || request.getProperty(RmDestination.SEQUENCE_ID) == null) {
             return;
         }
-        String seqId = (String) request.getProperty(InHandler.SEQUENCE_ID);
-        long n = (Long) request.getProperty(InHandler.MESSAGE_NUMBER);
+        String seqId = (String) request.getProperty(RmDestination.SEQUENCE_ID);
+        long n = (Long) request.getProperty(RmDestination.MESSAGE_NUMBER);
         InboundSequence seq = node.destination().sequences().find(seqId).orElse(null);
         if (seq == null) {
             return;
@@ -119,7 +118,7 @@ public final class OutHandler extends AbstractHandler {
         if (view != null) {
             // BFT replies say which view ordered them: clients learn the current view from replies.
             reply.getEnvelope().getHeader().addHeaderBlock("View", reply.getEnvelope().getOMFactory()
-                    .createOMNamespace(BFTWS_NS, "bftws")).setText(String.valueOf(view));
+                    .createOMNamespace(BftwsNamespace.URI, "bftws")).setText(String.valueOf(view));
         }
         if (Boolean.TRUE.equals(request.getProperty(org.bftws.axis2.ordering.TotalOrderInvoker.TENTATIVE))) {
             TentativeHeader.addTo(reply.getEnvelope()); // executed before its batch committed; under the MAC too

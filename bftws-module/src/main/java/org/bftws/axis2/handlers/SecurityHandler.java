@@ -56,7 +56,7 @@ public class SecurityHandler extends AbstractHandler {
         try {
             if (incoming) {
                 AuthenticatedParty sender = authenticator.authenticate(message, group.get());
-                message.setProperty(SecurityRuntime.AUTHENTICATED_PARTY, sender);
+                message.setProperty(AuthenticatedParty.PROPERTY, sender);
                 markSecurityHeadersProcessed(message);
             } else {
                 // the signed bytes may be sent as they are only if no handler can change the envelope after this one

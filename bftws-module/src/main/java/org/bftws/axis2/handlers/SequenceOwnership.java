@@ -8,7 +8,6 @@ import org.bftws.tier.NestedSequences;
 import org.bftws.config.GroupConfig;
 import org.bftws.rm.SequenceIds;
 import org.bftws.security.AuthenticatedParty;
-import org.bftws.axis2.security.SecurityRuntime;
 
 /**
  * Which party a sequence belongs to, and the check that a message on it comes from that party (the WS-RM 1.1
@@ -24,7 +23,7 @@ final class SequenceOwnership {
 
     /** The authenticated sender of {@code mc}, or null when the message was not authenticated (no security). */
     static String sender(MessageContext mc) {
-        return mc.getProperty(SecurityRuntime.AUTHENTICATED_PARTY) instanceof AuthenticatedParty p ? p.name() : null;
+        return mc.getProperty(AuthenticatedParty.PROPERTY) instanceof AuthenticatedParty p ? p.name() : null;
     }
 
     /**

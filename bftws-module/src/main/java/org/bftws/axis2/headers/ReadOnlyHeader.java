@@ -1,6 +1,5 @@
 package org.bftws.axis2.headers;
 
-import org.bftws.axis2.handlers.OutHandler;
 import java.util.Iterator;
 
 import javax.xml.namespace.QName;
@@ -10,14 +9,14 @@ import org.apache.axiom.soap.SOAPHeader;
 import org.apache.axiom.soap.SOAPHeaderBlock;
 
 /**
- * The {@code bftws:ReadOnly} header (namespace {@value OutHandler#BFTWS_NS}): on a request, the client asks the
+ * The {@code bftws:ReadOnly} header (namespace {@value BftwsNamespace#URI}): on a request, the client asks the
  * replicas to execute it at once against their current state, outside the total order and outside any WS-RM
  * sequence (docs/protocol.md, "Read-only requests"); on a reply, the replica says it answered so. It is one of the
  * headers the request authenticator and the replies' MACs (or signatures) cover, so nobody on the way can turn an
  * ordered request into a read or back, nor pass a read's reply off as an ordered one.
  */
 public final class ReadOnlyHeader {
-    public static final QName NAME = new QName(OutHandler.BFTWS_NS, "ReadOnly", "bftws");
+    public static final QName NAME = new QName(BftwsNamespace.URI, "ReadOnly", "bftws");
 
     private ReadOnlyHeader() {
     }

@@ -1,6 +1,5 @@
 package org.bftws.axis2.headers;
 
-import org.bftws.axis2.handlers.OutHandler;
 import java.util.Iterator;
 
 import javax.xml.namespace.QName;
@@ -10,13 +9,13 @@ import org.apache.axiom.soap.SOAPHeader;
 import org.apache.axiom.soap.SOAPHeaderBlock;
 
 /**
- * The {@code bftws:Tentative} header (namespace {@value OutHandler#BFTWS_NS}) on a reply: the replica executed the
+ * The {@code bftws:Tentative} header (namespace {@value BftwsNamespace#URI}) on a reply: the replica executed the
  * request once its batch was prepared, before it committed (PBFT's tentative execution, docs/protocol.md). A client
  * accepts such a result only from 2f+1 replicas of one view, or once f+1 answer without the header. It is one of the
  * headers the replies' MACs (or signatures) cover, so nobody on the way can pass a tentative reply off as committed.
  */
 public final class TentativeHeader {
-    public static final QName NAME = new QName(OutHandler.BFTWS_NS, "Tentative", "bftws");
+    public static final QName NAME = new QName(BftwsNamespace.URI, "Tentative", "bftws");
 
     private TentativeHeader() {
     }

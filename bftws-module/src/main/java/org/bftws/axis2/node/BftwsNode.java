@@ -57,7 +57,7 @@ public final class BftwsNode {
         this.sender = sender;
         sender.setCollectors(voting::collectorFor);
         sender.countReadsIn(voting.counters());
-        this.source = new RmSource(configuration, settings.replicas(), sender, settings.attemptTimeout().toMillis()
+        this.source = new RmSource(configuration, settings.replicas(), settings.attemptTimeout().toMillis()
                 * (settings.maxRetransmissions() + 2L));
     }
 
@@ -85,6 +85,11 @@ public final class BftwsNode {
 
     public RmDestination destination() {
         return destination;
+    }
+
+    /** The client role's transport: every call to a group or node goes out through it. */
+    public MulticastSender sender() {
+        return sender;
     }
 
     public RmSource source() {
@@ -182,7 +187,7 @@ public final class BftwsNode {
             r.stop();
         }
         destination.stop();
-        source.sender().stop();
+        sender.stop();
         timer.shutdownNow();
     }
 }

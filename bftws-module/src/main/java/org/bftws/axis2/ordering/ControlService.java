@@ -68,7 +68,7 @@ public final class ControlService implements MessageReceiver {
                 throw new AxisFault("bftws: malformed PBFT message: " + e.getMessage());
             }
         }
-        int from = replica.senderOf((AuthenticatedParty) mc.getProperty(SecurityRuntime.AUTHENTICATED_PARTY), bundle);
+        int from = replica.senderOf((AuthenticatedParty) mc.getProperty(AuthenticatedParty.PROPERTY), bundle);
         if (from < 0) {
             replica.count("PBFT messages from unknown senders");
             throw new AxisFault("bftws: PBFT messages are accepted only from the nodes of this group");

@@ -1,5 +1,6 @@
 package org.bftws.axis2.ordering;
 
+import org.bftws.security.ReceivedBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +29,7 @@ import org.bftws.security.RefusalLog;
 public final class RawRequestCapture implements Builder {
 
     /** Message context property: the request's bytes as received. */
-    public static final String RAW_BYTES = org.bftws.axis2.security.SecurityRuntime.RECEIVED_BYTES;
+    public static final String RAW_BYTES = org.bftws.security.ReceivedBytes.PROPERTY;
 
     private static final String[] SOAP_TYPES = {"text/xml", "application/soap+xml"};
 

@@ -1,5 +1,6 @@
 package org.bftws.axis2.ordering;
 
+import org.bftws.ordering.ClientReplies;
 import java.io.ByteArrayInputStream;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * builds the envelope again through the out-flow (acknowledgement, view, signature). Exchanges are written on a
  * thread of their own, never under the core's lock.
  */
-public final class ReplyRouter {
+public final class ReplyRouter implements ClientReplies {
     private static final Logger LOG = LoggerFactory.getLogger(ReplyRouter.class);
 
     private final PendingRequests pending;
@@ -51,6 +52,7 @@ public final class ReplyRouter {
         this.endedSequences = endedSequences;
     }
 
+    @Override
     public void reply(Reply reply) {
         writer.execute(() -> answer(reply));
     }
@@ -60,6 +62,7 @@ public final class ReplyRouter {
      * expired fault (the ordered decision refuses them wherever they are ordered, and the core forgot those it held
      * unordered), and the RM layer forgets the sequences, in order.
      */
+    @Override
     public void expired(java.util.List<String> sequences) {
         writer.execute(() -> {
             for (String s : sequences) {

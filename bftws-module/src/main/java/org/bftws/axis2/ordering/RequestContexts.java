@@ -1,5 +1,6 @@
 package org.bftws.axis2.ordering;
 
+import org.bftws.axis2.rm.RmDestination;
 import java.io.ByteArrayInputStream;
 import java.util.Iterator;
 
@@ -19,7 +20,6 @@ import org.apache.axis2.context.OperationContext;
 import org.apache.axis2.context.ServiceContext;
 import org.apache.axis2.description.AxisOperation;
 import org.apache.axis2.description.AxisService;
-import org.bftws.axis2.handlers.InHandler;
 import org.bftws.core.RequestId;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.axis2.security.SecurityRuntime;
@@ -65,8 +65,8 @@ final class RequestContexts {
         if (messageId != null) {
             mc.setMessageID(messageId);
         }
-        mc.setProperty(InHandler.SEQUENCE_ID, id.client());
-        mc.setProperty(InHandler.MESSAGE_NUMBER, id.number());
+        mc.setProperty(RmDestination.SEQUENCE_ID, id.client());
+        mc.setProperty(RmDestination.MESSAGE_NUMBER, id.number());
         answeredUnderMac(mc, envelope);
         return mc;
     }
@@ -80,7 +80,7 @@ final class RequestContexts {
      */
     private void answeredUnderMac(MessageContext mc, SOAPEnvelope envelope) {
         SecurityRuntime.of(configuration).macProfile().flatMap(mac -> mac.namedClient(envelope))
-                .ifPresent(client -> mc.setProperty(SecurityRuntime.AUTHENTICATED_PARTY,
+                .ifPresent(client -> mc.setProperty(AuthenticatedParty.PROPERTY,
                         new AuthenticatedParty(client, null)));
     }
 

@@ -1,5 +1,6 @@
 package org.bftws.axis2.ordering;
 
+import org.bftws.ordering.ExecutionQueue;
 import org.bftws.ordering.TotalOrderManager;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,7 @@ import org.bftws.state.ExecutionState;
  * and {@code set_state} for state transfer at the head of the queue. A checkpoint's state also holds how far the
  * replica has numbered its group's nested calls ({@link ExecutionState}).
  */
-public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.OrderingStep {
+public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.OrderingStep, ExecutionQueue {
     private static final Logger LOG = LoggerFactory.getLogger(TotalOrderInvoker.class);
 
     /** Message context property: the view a request was ordered in (the reply carries it to the client). */
@@ -128,6 +129,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.Ord
     }
 
     /** Called by the manager, under its lock, for the outputs this thread carries out, in the core's order. */
+    @Override
     public void enqueue(Output o) {
         work.add(o);
     }

@@ -1,7 +1,6 @@
 package org.bftws.axis2.rm;
 
 import org.bftws.axis2.settings.NodeSettings;
-import org.bftws.axis2.tier.NestedAdmission;
 import org.bftws.rm.RmCounters;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +26,16 @@ import org.slf4j.LoggerFactory;
  * the delivery thread and the reply cache. The handlers and the control receiver call into it.
  */
 public final class RmDestination {
+    /** Message context properties: the inbound sequence and message number of an accepted request. */
+    public static final String SEQUENCE_ID = "bftws.inSequence";
+    public static final String MESSAGE_NUMBER = "bftws.inMessageNumber";
+    /**
+     * Message context property of a nested copy: only the copy that completed the quorum enters PBFT; the others
+     * (each signed by another caller replica, so different bytes) only wait for its reply, as more variants of one
+     * request would crowd the core's per-request variants (and cost a digest each) for nothing.
+     */
+    public static final String NESTED_COPY = "bftws.nestedCopy";
+
     private static final Logger LOG = LoggerFactory.getLogger(RmDestination.class);
 
     private final NodeSettings settings;
@@ -174,7 +183,7 @@ public final class RmDestination {
         }
         counters.duplicatesJoinedPending.incrementAndGet();
         holdWithTimeout(r, x);
-        if (mc.getProperty(NestedAdmission.COPY) == null) {
+        if (mc.getProperty(NESTED_COPY) == null) {
             // PBFT: a client retransmission is handed to the core again (it may have dropped or not yet seen it).
             // Not a nested request's further copies: the admitted copy is in the core already.
             orderingOf(seqId).resubmit(new PendingRequest(seqId, n, mc));

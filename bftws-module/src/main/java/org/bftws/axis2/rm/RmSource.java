@@ -1,7 +1,7 @@
 package org.bftws.axis2.rm;
 
-import org.bftws.axis2.client.BftwsConfigurator;
-import org.bftws.axis2.client.MulticastSender;
+import org.bftws.axis2.settings.ModuleParameters;
+import org.bftws.rm.Backoff;
 import org.bftws.voting.Target;
 import java.net.URI;
 
@@ -44,19 +44,12 @@ public final class RmSource {
     private final ReplicasConfig replicas;
     private final ClientSequences sequences = new ClientSequences();
     private final NestedNumbering nestedNumbering = new NestedNumbering();
-    private final MulticastSender sender;
     private final long timeoutMillis;
 
-    public RmSource(ConfigurationContext configuration, ReplicasConfig replicas, MulticastSender sender,
-                    long timeoutMillis) {
+    public RmSource(ConfigurationContext configuration, ReplicasConfig replicas, long timeoutMillis) {
         this.configuration = configuration;
         this.replicas = replicas;
-        this.sender = sender;
         this.timeoutMillis = timeoutMillis;
-    }
-
-    public MulticastSender sender() {
-        return sender;
     }
 
     public ClientSequences sequences() {
@@ -78,7 +71,7 @@ public final class RmSource {
     public OutboundSequence sequenceFor(MessageContext mc) throws AxisFault {
         String address = mc.getTo().getAddress();
         String key = ClientSequences.key(address, mc.getOptions().getProperty(SEQUENCE_KEY));
-        Object backoff = mc.getProperty(MulticastSender.BACKOFF);
+        Object backoff = mc.getProperty(Backoff.PROPERTY);
         return sequences.obtain(key, () -> create(address, backoff));
     }
 
@@ -88,7 +81,7 @@ public final class RmSource {
      */
     public OutboundSequence nestedSequenceFor(MessageContext mc, GroupConfig caller) throws AxisFault {
         String address = mc.getTo().getAddress();
-        Object backoff = mc.getProperty(MulticastSender.BACKOFF);
+        Object backoff = mc.getProperty(Backoff.PROPERTY);
         return sequences.obtain(ClientSequences.key(address, NESTED_KEY), () -> {
             OutboundSequence s = create(address, NestedSequences.callerUuid(caller), backoff);
             nestedNumbering.created(s);
@@ -146,7 +139,7 @@ public final class RmSource {
         try {
             // the application may have engaged the modules on its own ServiceClient only (not in axis2.xml): the
             // protocol messages need the same out-flow (OutHandler, MulticastSender, signing)
-            for (String module : new String[] {"addressing", BftwsConfigurator.MODULE}) {
+            for (String module : new String[] {"addressing", ModuleParameters.MODULE_NAME}) {
                 if (!client.getAxisService().isEngaged(module)) {
                     client.engageModule(module);
                 }
@@ -156,7 +149,7 @@ public final class RmSource {
             options.setAction(action);
             options.setTimeOutInMilliSeconds(timeoutMillis);
             if (backoff != null) {
-                options.setProperty(MulticastSender.BACKOFF, backoff);
+                options.setProperty(Backoff.PROPERTY, backoff);
             }
             if (sequenceHeader != null) {
                 options.setProperty(ORDERED_TERMINATE, sequenceHeader);

@@ -34,10 +34,6 @@ import org.bftws.config.SecurityProfile;
 public final class SecurityRuntime {
     /** ConfigurationContext property under which the runtime lives. */
     public static final String CONTEXT_PROPERTY = SecurityRuntime.class.getName();
-    /** MessageContext property: the {@link AuthenticatedParty} that sent a verified incoming message. */
-    public static final String AUTHENTICATED_PARTY = "org.bftws.security.authenticatedParty";
-    /** Message context property: a request's bytes as received (the module's message builder keeps them). */
-    public static final String RECEIVED_BYTES = "bftws.rawRequest";
     /**
      * Property (Boolean) of a request the node makes to its own service and whose reply never leaves it (the
      * checkpoint's {@code get_state}, state transfer's {@code set_state}): the reply is not signed. Set by code only,

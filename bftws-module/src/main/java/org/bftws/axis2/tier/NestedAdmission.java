@@ -29,7 +29,6 @@ import org.bftws.core.Request;
 import org.bftws.core.RequestId;
 import org.bftws.rm.InboundSequence;
 import org.bftws.security.AuthenticatedParty;
-import org.bftws.axis2.security.SecurityRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,12 +42,6 @@ import org.slf4j.LoggerFactory;
 public final class NestedAdmission {
     private static final Logger LOG = LoggerFactory.getLogger(NestedAdmission.class);
 
-    /**
-     * Message context property of a nested copy: only the copy that completed the quorum enters PBFT; the others
-     * (each signed by another caller replica, so different bytes) only wait for its reply, as more variants of one
-     * request would crowd the core's per-request variants (and cost a digest each) for nothing.
-     */
-    public static final String COPY = "bftws.nestedCopy";
 
     /** What InHandler does next: hold the copy, or take the ordinary path and then let {@code join} join it. */
     public record Outcome(boolean held, List<MessageContext> join) {
@@ -93,7 +86,7 @@ public final class NestedAdmission {
     public Outcome admit(String sequenceId, long n, MessageContext mc) throws AxisFault {
         String signer = signer(mc);
         mc.getEnvelope().build();
-        mc.setProperty(COPY, Boolean.TRUE);
+        mc.setProperty(RmDestination.NESTED_COPY, Boolean.TRUE);
         NestedRequestGate.Verdict<MessageContext> v = gate.admit(sequenceId, n, signer, content(mc), mc,
                 System.nanoTime());
         if (v instanceof NestedRequestGate.Refused<MessageContext> r) {
@@ -180,7 +173,7 @@ public final class NestedAdmission {
     }
 
     private static String signer(MessageContext mc) {
-        return mc.getProperty(SecurityRuntime.AUTHENTICATED_PARTY) instanceof AuthenticatedParty p ? p.name() : null;
+        return mc.getProperty(AuthenticatedParty.PROPERTY) instanceof AuthenticatedParty p ? p.name() : null;
     }
 
     /**

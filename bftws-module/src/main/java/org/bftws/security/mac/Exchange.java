@@ -12,7 +12,6 @@ import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.security.AuthenticatedParty;
-import org.bftws.axis2.security.SecurityRuntime;
 
 /**
  * Which peer node a message is exchanged with, from this node's point of view: the receiver of an outgoing request
@@ -33,7 +32,7 @@ final class Exchange {
         String peer;
         if (out.isServerSide()) {
             MessageContext request = related(out, WSDLConstants.MESSAGE_LABEL_IN_VALUE);
-            Object party = request == null ? null : request.getProperty(SecurityRuntime.AUTHENTICATED_PARTY);
+            Object party = request == null ? null : request.getProperty(AuthenticatedParty.PROPERTY);
             peer = party instanceof AuthenticatedParty p ? nodeNamed(group, p.name()) : null;
         } else {
             peer = nodeAt(group, out.getTo());
@@ -50,7 +49,7 @@ final class Exchange {
             return null;
         }
         MessageContext request = related(out, WSDLConstants.MESSAGE_LABEL_IN_VALUE);
-        Object party = request == null ? null : request.getProperty(SecurityRuntime.AUTHENTICATED_PARTY);
+        Object party = request == null ? null : request.getProperty(AuthenticatedParty.PROPERTY);
         return party instanceof AuthenticatedParty p ? clientNamed(config, p.name()) : null;
     }
 

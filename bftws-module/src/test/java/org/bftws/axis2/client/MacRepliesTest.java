@@ -23,7 +23,6 @@ import org.bftws.core.RequestId;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
-import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.security.mac.MacAuthenticator;
 import org.bftws.wire.KeyedGroup;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,7 +62,7 @@ class MacRepliesTest {
     static String macedReply(int node, String body) throws Exception {
         MessageContext request = new MessageContext();
         request.setServerSide(true);
-        request.setProperty(SecurityRuntime.AUTHENTICATED_PARTY,
+        request.setProperty(AuthenticatedParty.PROPERTY,
                 new AuthenticatedParty("client1", group.trust().registered("client1").orElseThrow()));
         OperationContext operation = new OperationContext(new InOutAxisOperation(new QName("echo")), null);
         operation.addMessageContext(request);

@@ -87,7 +87,7 @@ class SecurityHandlerHttpTest {
             OMElement reply = client.sendReceive(echo);
             assertEquals("signed both ways", reply.getText());
             Object sender = client.getLastOperationContext().getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE)
-                    .getProperty(SecurityRuntime.AUTHENTICATED_PARTY);
+                    .getProperty(AuthenticatedParty.PROPERTY);
             assertEquals("replica0", ((AuthenticatedParty) sender).name());
             // the security handler runs last in the out-flow, so the request went out as the bytes it was signed as
             assertTrue(SignedEnvelope.bytesToSend(client.getLastOperationContext()

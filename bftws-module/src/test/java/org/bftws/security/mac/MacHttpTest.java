@@ -98,7 +98,7 @@ class MacHttpTest {
             OMElement answer = client.sendReceive(bundle);
             answer.build();
             MessageContext in = client.getLastOperationContext().getMessageContext(WSDLConstants.MESSAGE_LABEL_IN_VALUE);
-            return new Exchanged(answer, (AuthenticatedParty) in.getProperty(SecurityRuntime.AUTHENTICATED_PARTY),
+            return new Exchanged(answer, (AuthenticatedParty) in.getProperty(AuthenticatedParty.PROPERTY),
                     in.getEnvelope().toString());
         } finally {
             client.cleanup();

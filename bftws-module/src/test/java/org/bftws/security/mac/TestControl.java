@@ -5,7 +5,6 @@ import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.security.AuthenticatedParty;
-import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.wire.WireBundle;
 
 /**
@@ -19,7 +18,7 @@ public class TestControl {
         MessageContext mc = MessageContext.getCurrentMessageContext();
         OMFactory f = OMAbstractFactory.getOMFactory();
         OMElement reply = f.createOMElement("Received", f.createOMNamespace(NS, "t"));
-        Object party = mc.getProperty(SecurityRuntime.AUTHENTICATED_PARTY);
+        Object party = mc.getProperty(AuthenticatedParty.PROPERTY);
         reply.addAttribute("from", party instanceof AuthenticatedParty p ? p.name() : "nobody", null);
         Object decoded = mc.getProperty(WireBundle.PROPERTY);
         reply.addAttribute("messages", decoded instanceof WireBundle b ? Integer.toString(b.messages().size()) : "none", null);
