@@ -65,8 +65,8 @@ public final class BftModule implements Module {
             if (replica) {
                 // Replicas order client requests under the digest of their exact bytes, and exchange PBFT messages
                 // on the control service.
-                RawRequestCapture.install(configContext.getAxisConfiguration(), REQUEST_LIMIT);
-                ControlService.deploy(configContext.getAxisConfiguration());
+                RawRequestCapture.install(configContext.getAxisConfiguration(), REQUEST_LIMIT, node.counters());
+                ControlService.deploy(configContext.getAxisConfiguration(), node::replica);
                 // Axis2 initialises modules before it deploys services: start once the service is there.
                 node.startReplicaWhenDeployed(party, group.orElseThrow());
             }

@@ -40,7 +40,7 @@ public final class InHandler extends AbstractHandler {
         }
         try {
             if (ReadOnlyHeader.present(mc.getEnvelope())) {
-                return ReadOnlyAdmission.accept(mc, node);
+                return ReadOnlyAdmission.accept(mc, node.replica(), node.counters());
             }
             return accept(mc, node);
         } catch (RmFault f) {

@@ -9,7 +9,6 @@ import org.apache.axis2.description.AxisService;
 import org.apache.axis2.description.InOnlyAxisOperation;
 import org.apache.axis2.engine.AxisConfiguration;
 import org.apache.axis2.engine.MessageReceiver;
-import org.bftws.axis2.node.BftwsNode;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.wire.WireBundle;
@@ -26,14 +25,22 @@ public final class ControlService implements MessageReceiver {
     public static final String NAME = "BftControl";
     public static final String ACTION = org.bftws.axis2.channels.SoapChannel.ACTION;
 
-    /** Deploys the control service on a node (once). */
-    public static void deploy(AxisConfiguration config) throws AxisFault {
+    /** This node's replica role, or null while it has none. */
+    private final java.util.function.Supplier<BftReplica> replica;
+
+    private ControlService(java.util.function.Supplier<BftReplica> replica) {
+        this.replica = replica;
+    }
+
+    /** Deploys the control service on a node (once); its PBFT messages go to {@code replica}'s role once it runs. */
+    public static void deploy(AxisConfiguration config, java.util.function.Supplier<BftReplica> replica)
+            throws AxisFault {
         if (config.getService(NAME) != null) {
             return;
         }
         AxisService service = new AxisService(NAME);
         InOnlyAxisOperation op = new InOnlyAxisOperation(new QName("Messages"));
-        op.setMessageReceiver(new ControlService());
+        op.setMessageReceiver(new ControlService(replica));
         op.setSoapAction(ACTION);
         service.addOperation(op);
         service.mapActionToOperation(ACTION, op);
@@ -49,7 +56,7 @@ public final class ControlService implements MessageReceiver {
 
     @Override
     public void receive(MessageContext mc) throws AxisFault {
-        BftReplica replica = BftwsNode.of(mc.getConfigurationContext()).replica();
+        BftReplica replica = this.replica.get();
         if (replica == null) {
             throw new AxisFault("bftws: this node is not a replica of a BFT group; PBFT messages are not accepted");
         }

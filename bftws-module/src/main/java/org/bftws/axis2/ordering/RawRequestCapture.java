@@ -15,7 +15,6 @@ import org.apache.axis2.builder.Builder;
 import org.apache.axis2.builder.SOAPBuilder;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.engine.AxisConfiguration;
-import org.bftws.axis2.node.BftwsNode;
 import org.bftws.rm.RmCounters;
 import org.bftws.security.RefusalLog;
 
@@ -36,17 +35,21 @@ public final class RawRequestCapture implements Builder {
     private final Builder delegate;
     private final int limit;
 
-    private RawRequestCapture(Builder delegate, int limit) {
+    private final RmCounters counters;
+
+    private RawRequestCapture(Builder delegate, int limit, RmCounters counters) {
         this.delegate = delegate;
         this.limit = limit;
+        this.counters = counters;
     }
 
     /** Wraps the node's SOAP builders (once). */
-    public static void install(AxisConfiguration config, int limit) {
+    public static void install(AxisConfiguration config, int limit, RmCounters counters) {
         for (String type : SOAP_TYPES) {
             Builder current = config.getMessageBuilder(type);
             if (!(current instanceof RawRequestCapture)) {
-                config.addMessageBuilder(type, new RawRequestCapture(current == null ? new SOAPBuilder() : current, limit));
+                config.addMessageBuilder(type, new RawRequestCapture(current == null ? new SOAPBuilder() : current, limit,
+                        counters));
             }
         }
     }
@@ -72,7 +75,7 @@ public final class RawRequestCapture implements Builder {
             AxisFault fault = new AxisFault("bftws: request larger than " + limit + " bytes refused (the most one"
                     + " PBFT request carries)", code);
             RefusalLog.of(mc.getConfigurationContext()).refused(RefusalLog.peer(mc), "too large", fault.getMessage(),
-                    "oversized requests: " + counters(mc).oversizedRequests.incrementAndGet());
+                    "oversized requests: " + counters.oversizedRequests.incrementAndGet());
             throw RefusalLog.alreadyLogged(fault);
         }
         mc.setProperty(RAW_BYTES, bytes);
@@ -82,12 +85,9 @@ public final class RawRequestCapture implements Builder {
             // Axis2 answers these with a fault and logs nothing: one line here, so that garbage is seen and counted
             RefusalLog.of(mc.getConfigurationContext()).refused(RefusalLog.peer(mc), "not a SOAP envelope",
                     "not a SOAP envelope: " + e.getMessage(),
-                    "malformed requests: " + counters(mc).malformedRequests.incrementAndGet());
+                    "malformed requests: " + counters.malformedRequests.incrementAndGet());
             throw e;
         }
     }
 
-    private static RmCounters counters(MessageContext mc) {
-        return BftwsNode.of(mc.getConfigurationContext()).counters();
-    }
 }

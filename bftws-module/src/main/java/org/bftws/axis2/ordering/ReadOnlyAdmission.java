@@ -1,7 +1,7 @@
 package org.bftws.axis2.ordering;
 
+import org.bftws.rm.RmCounters;
 import org.bftws.axis2.headers.ReadOnlyHeader;
-import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.rm.RmFault;
 import org.bftws.axis2.rm.RmHeaders;
 import org.apache.axis2.AxisFault;
@@ -27,21 +27,22 @@ public final class ReadOnlyAdmission {
     private ReadOnlyAdmission() {
     }
 
-    public static InvocationResponse accept(MessageContext mc, BftwsNode node) throws AxisFault {
-        BftReplica replica = node.replica();
+    /** Admits read-only request {@code mc} to {@code replica} (null: this node has no replica role). */
+    public static InvocationResponse accept(MessageContext mc, BftReplica replica, RmCounters counters)
+            throws AxisFault {
         String service = mc.getAxisService() == null ? "?" : mc.getAxisService().getName();
         if (replica == null || !replica.service().equals(service)) {
-            throw refuse(mc, node, replica, "service " + service + " is not replicated by this node: a read-only "
+            throw refuse(mc, counters, replica, "service " + service + " is not replicated by this node: a read-only "
                     + "request (bftws:ReadOnly) goes only to the replicas of a group");
         }
         GroupConfig group = replica.group();
         if (RmHeaders.sequence(mc.getEnvelope()) != null) {
-            throw refuse(mc, node, replica, "a read-only request (bftws:ReadOnly) is sent outside any WS-RM sequence; "
+            throw refuse(mc, counters, replica, "a read-only request (bftws:ReadOnly) is sent outside any WS-RM sequence; "
                     + "this one also carries a wsrm:Sequence header");
         }
         String operation = mc.getAxisOperation() == null ? null : mc.getAxisOperation().getName().getLocalPart();
         if (operation == null || group.readOnlyOperation(operation).isEmpty()) {
-            throw refuse(mc, node, replica, "operation " + operation + " of " + service + " is not declared read-only "
+            throw refuse(mc, counters, replica, "operation " + operation + " of " + service + " is not declared read-only "
                     + "(<operation name=\"" + operation + "\" readOnly=\"true\"/> in the group of replicas.xml), "
                     + "so it executes only in the total order: send it in the client's WS-RM sequence");
         }
@@ -61,10 +62,10 @@ public final class ReadOnlyAdmission {
         return InvocationResponse.SUSPEND;
     }
 
-    private static AxisFault refuse(MessageContext mc, BftwsNode node, BftReplica replica, String why) {
+    private static AxisFault refuse(MessageContext mc, RmCounters counters, BftReplica replica, String why) {
         if (replica != null) {
             replica.readOnlyRefused();
         }
-        return RmFault.invalidMessage(why).logRefusal(mc, node.counters().refused.incrementAndGet());
+        return RmFault.invalidMessage(why).logRefusal(mc, counters.refused.incrementAndGet());
     }
 }
