@@ -18,7 +18,7 @@ public final class StatusDocument {
     private StatusDocument() {
     }
 
-    public static String of(NodeMonitor node, ReplicaMonitor replica) {
+    public static String of(NodeMXBean node, ReplicaMXBean replica, Measurements timings) {
         JsonWriter json = new JsonWriter().beginObject();
         json.member("party", node.getParty());
         json.beginObject("node")
@@ -33,12 +33,12 @@ public final class StatusDocument {
         if (replica == null) {
             json.nullMember("replica");
         } else {
-            replica(json.beginObject("replica"), replica).endObject();
+            replica(json.beginObject("replica"), replica, timings).endObject();
         }
         return json.endObject().toString();
     }
 
-    private static JsonWriter replica(JsonWriter json, ReplicaMonitor r) {
+    private static JsonWriter replica(JsonWriter json, ReplicaMXBean r, Measurements timings) {
         json.member("group", r.getGroup())
                 .member("party", r.getParty())
                 .member("nodeId", r.getNodeId())
@@ -63,7 +63,7 @@ public final class StatusDocument {
                 .member("pbftDrops", r.getPbftDrops());
         json.beginObject("timings");
         for (Map.Entry<Measurements.Kind, Measurements.Summary> e
-                : r.replica().measurements().summaries().entrySet()) {
+                : timings.summaries().entrySet()) {
             Measurements.Summary s = e.getValue();
             json.beginObject(e.getKey().label())
                     .member("count", s.count());

@@ -41,14 +41,7 @@ public final class TotalOrderManager {
     private final Runnable onStable;
     /** The data directory, or null: then nothing survives a restart (the node then counts as faulty if restarted). */
     private final Journal journal;
-    /** The signatures (from the signature cache) of the messages in a record's proof, for the journal. */
-    private java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> proofSignatures = r -> List.of();
-    /** Told of every view-change this node sends (see {@link ReproposalPresigner}). */
-    private java.util.function.Consumer<org.bftws.core.ViewChange> ownViewChanges = vc -> { };
-    /** Whether a relayed nested request has the content this replica's gate admitted (paper 3.4); none: never. */
-    private volatile java.util.function.Predicate<Request> relayedCopyAdmitted = r -> false;
-    /** Whether a relayed client request is authenticated at this replica (mac profile: its own entry); none: never. */
-    private volatile java.util.function.Predicate<Request> relayedAuthenticated = r -> false;
+    private final OrderingHooks hooks;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "bftws-pbft-ticks");
         t.setDaemon(true);
@@ -66,8 +59,9 @@ public final class TotalOrderManager {
     private volatile long lastExecuted;
 
     public TotalOrderManager(Node core, String name, ReplicaChannel channels, ExecutionQueue invoker, ClientReplies replies,
-                      Runnable onStable, Journal journal) {
+                      Runnable onStable, Journal journal, OrderingHooks hooks) {
         this.core = core;
+        this.hooks = hooks;
         this.journal = journal;
         this.name = name;
         this.channels = channels;
@@ -77,31 +71,6 @@ public final class TotalOrderManager {
         this.measurements = new Measurements(core.id());
         this.trace = new ViewChangeTrace(name, core.id(), System::nanoTime);
         this.transferTrace = new TransferTrace(name, core.id(), System::nanoTime);
-    }
-
-    /**
-     * Multi-tier: how to tell that a nested request another replica relayed (a fetched body) is the request this
-     * replica's gate admitted; such a copy reaches the core as an admitted request, so this backup may prepare the
-     * batch that names it (the core prepares no nested request on another node's word).
-     */
-    public void relayedNestedCopies(java.util.function.Predicate<Request> admittedHere) {
-        this.relayedCopyAdmitted = admittedHere;
-    }
-
-    /**
-     * mac profile: how to tell that a client request another replica relayed is authenticated here (this replica's
-     * entry of its authenticator verifies); such a copy reaches the core as a request, the others only as bodies.
-     */
-    public void relayedRequestsAuthenticated(java.util.function.Predicate<Request> authenticatedHere) {
-        this.relayedAuthenticated = authenticatedHere;
-    }
-
-    public void ownViewChangesTo(java.util.function.Consumer<org.bftws.core.ViewChange> listener) {
-        this.ownViewChanges = listener;
-    }
-
-    public void signaturesFrom(java.util.function.Function<org.bftws.core.DurableRecord, List<byte[]>> source) {
-        this.proofSignatures = source;
     }
 
     /** Recovers the core from the data directory (before {@link #start()}); a first start recovers nothing. */
@@ -153,10 +122,10 @@ public final class TotalOrderManager {
     private Message admitRelayedCopies(org.bftws.core.ForwardedRequests fw, List<Output> outputs) {
         List<Request> rest = new java.util.ArrayList<>();
         for (Request r : fw.requests()) {
-            if (relayedCopyAdmitted.test(r)) {
+            if (hooks.relayedNestedCopyAdmitted().test(r)) {
                 count("relayed nested copies admitted");
                 outputs.addAll(core.onRequest(r));
-            } else if (relayedAuthenticated.test(r)) {
+            } else if (hooks.relayedRequestAuthenticated().test(r)) {
                 count("relayed requests authenticated here");
                 outputs.addAll(core.onRequest(r));
             } else {
@@ -239,7 +208,7 @@ public final class TotalOrderManager {
             boolean any = false;
             for (Output o : outputs) {
                 if (o instanceof Output.Persist p) {
-                    journal.append(p.record(), proofSignatures.apply(p.record()));
+                    journal.append(p.record(), hooks.proofSignatures().apply(p.record()));
                     any = true;
                 }
             }
@@ -254,7 +223,7 @@ public final class TotalOrderManager {
                 } else {
                     channels.send(s.to(), s.message());
                     if (s.message() instanceof org.bftws.core.ViewChange vc && vc.sender() == core.id()) {
-                        ownViewChanges.accept(vc);
+                        hooks.ownViewChanges().accept(vc);
                     }
                 }
             } else if (o instanceof Output.Execute || o instanceof Output.TakeCheckpoint || o instanceof Output.InstallState

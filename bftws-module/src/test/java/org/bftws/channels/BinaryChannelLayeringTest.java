@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 class BinaryChannelLayeringTest {
     private final JavaClasses classes = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("org.bftws.axis2.channels", "org.bftws.wire");
+            .importPackages("org.bftws.channels", "org.bftws.wire");
 
     @Test
     void theTransportDependsOnTheJdkAndLoggingOnly() {
-        classes().that().resideInAPackage("org.bftws.axis2.channels.tcp").should().onlyDependOnClassesThat()
-                .resideInAnyPackage("org.bftws.axis2.channels.tcp", "java..", "javax.crypto..", "org.slf4j..")
+        classes().that().resideInAPackage("org.bftws.channels.tcp").should().onlyDependOnClassesThat()
+                .resideInAnyPackage("org.bftws.channels.tcp", "java..", "javax.crypto..", "org.slf4j..")
                 .check(classes);
     }
 

@@ -1,7 +1,6 @@
 package org.bftws.axis2.client;
 
 import org.bftws.voting.CallsInFlight;
-import org.bftws.voting.FirstReply;
 import org.bftws.voting.NodeReply;
 import org.bftws.voting.ReplyCollector;
 import org.bftws.voting.Target;
@@ -95,12 +94,16 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     private final RmCounters counters;
     private final Backoff defaultBackoff;
     private final long attemptTimeoutMillis;
-    private volatile BiFunction<Target, MessageContext, ReplyCollector> collectors = MulticastSender::defaultCollector;
-    /** Where reads accepted and fallen back are counted (the reply voting's counters); null: not counted. */
-    private volatile VotingCounters readCounters;
+    /** How replies are decided: the client Voter's collector for a group, the first reply for a single node. */
+    private final BiFunction<Target, MessageContext, ReplyCollector> collectors;
+    /** Where reads accepted and fallen back are counted (the reply voting's counters). */
+    private final VotingCounters readCounters;
 
-    public MulticastSender(RmCounters counters, Backoff backoff, long attemptTimeoutMillis) {
+    public MulticastSender(RmCounters counters, Backoff backoff, long attemptTimeoutMillis,
+                           BiFunction<Target, MessageContext, ReplyCollector> collectors, VotingCounters readCounters) {
         this.counters = counters;
+        this.collectors = collectors;
+        this.readCounters = readCounters;
         this.defaultBackoff = backoff;
         this.attemptTimeoutMillis = attemptTimeoutMillis;
         sizePool(calls.limit());
@@ -141,24 +144,6 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     }
 
     /** Counts reads accepted and fallen back in {@code counters} (the module's reply voting's). */
-    public void countReadsIn(VotingCounters counters) {
-        this.readCounters = counters;
-    }
-
-    /** Replaces how replies are decided (the client Voter plugs in here). */
-    public void setCollectors(BiFunction<Target, MessageContext, ReplyCollector> factory) {
-        this.collectors = factory;
-    }
-
-    /** Without an installed collector factory only one node can be served: nothing decides among several. */
-    static ReplyCollector defaultCollector(Target target, MessageContext mc) {
-        if (target.destinations().size() != 1) {
-            throw new IllegalStateException("no reply voting is installed to decide among the "
-                    + target.destinations().size() + " nodes of " + target.address());
-        }
-        return new FirstReply();
-    }
-
     @Override
     public InvocationResponse invoke(MessageContext mc) throws AxisFault {
         Target target = (Target) mc.getProperty(TARGET);
@@ -223,20 +208,16 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             abandonLater(transmissions);
         }
         if (reply != null && reply.status() < 400) {
-            readCounters(mc).ifPresent(c -> c.readsAccepted.incrementAndGet());
+            readCounters.readsAccepted.incrementAndGet();
             return reply;
         }
-        readCounters(mc).ifPresent(c -> c.readsFallenBack.incrementAndGet());
+        readCounters.readsFallenBack.incrementAndGet();
         LOG.debug("read-only request {} to {} falls back to an ordered request: {}", mc.getMessageID(),
                 target.address(), reply != null ? "the replicas agreed on a fault" : collector.whyUndecided());
         return null;
     }
 
     /** The voting counters of this engine's client, when the module's reply voting is installed. */
-    private java.util.Optional<VotingCounters> readCounters(MessageContext unused) {
-        return java.util.Optional.ofNullable(readCounters);
-    }
-
     private ReplyCollector collectorFor(Target target, MessageContext mc) throws AxisFault {
         try {
             return collectors.apply(target, mc);

@@ -199,7 +199,7 @@ public final class InHandler extends AbstractHandler {
      */
     private static InvocationResponse acceptForOrderingOnly(InboundSequence seq, long n, MessageContext mc,
                                                             BftwsNode node) throws AxisFault {
-        org.bftws.delivery.OrderingStep total = node.destination().orderingFor(seq.service());
+        org.bftws.axis2.delivery.OrderingStep total = node.destination().orderingFor(seq.service());
         switch (seq.accept(n)) {
             case NEW -> {
                 seq.processedOnArrival(n);

@@ -1,8 +1,6 @@
 package org.bftws.axis2.monitoring;
 
 import org.bftws.monitoring.JmxRegistrations;
-import org.bftws.monitoring.NodeMonitor;
-import org.bftws.monitoring.ReplicaMonitor;
 import org.bftws.monitoring.StatusDocument;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.node.BftwsNode;
@@ -75,6 +73,7 @@ public final class Monitoring {
 
     /** The status page's JSON. */
     public String status() {
-        return StatusDocument.of(nodeMonitor, replicaMonitor);
+        return StatusDocument.of(nodeMonitor, replicaMonitor,
+                replicaMonitor == null ? null : replicaMonitor.replica().measurements());
     }
 }

@@ -50,13 +50,9 @@ public final class BftwsNode {
             return t;
         });
         this.destination = new RmDestination(settings, counters, timer);
-        MulticastSender sender = new MulticastSender(counters,
-                Backoff.of(settings.retransmission(), settings.maxRetransmissions()),
-                settings.attemptTimeout().toMillis());
         this.voting = new ReplyVoting(settings.replicas());
-        this.sender = sender;
-        sender.setCollectors(voting::collectorFor);
-        sender.countReadsIn(voting.counters());
+        this.sender = new MulticastSender(counters, Backoff.of(settings.retransmission(), settings.maxRetransmissions()),
+                settings.attemptTimeout().toMillis(), voting::collectorFor, voting.counters());
         this.source = new RmSource(configuration, settings.replicas(), settings.attemptTimeout().toMillis()
                 * (settings.maxRetransmissions() + 2L));
     }
@@ -103,15 +99,16 @@ public final class BftwsNode {
     synchronized BftReplica startReplica(String party, org.bftws.config.GroupConfig group)
             throws org.apache.axis2.AxisFault {
         if (replica == null) {
+            java.util.List<org.bftws.config.GroupConfig> callers = settings.replicas().callersOf(group);
+            NestedAdmission gate = callers.isEmpty() ? null
+                    : new NestedAdmission(group, callers, settings.window(), destination, counters);
             BftReplica r = BftReplica.create(configuration, settings.replicas(), group, party, destination.pending(),
-                    destination.replies(), destination.sequences(), source, destination::forgetEnded);
+                    destination.replies(), destination.sequences(), source, destination::forgetEnded, gate);
             if (r != null) {
-                java.util.List<org.bftws.config.GroupConfig> callers = settings.replicas().callersOf(r.group());
-                if (!callers.isEmpty()) {
-                    nested = new NestedAdmission(r.group(), callers, settings.window(), destination, counters, timer);
-                    r.manager().relayedNestedCopies(nested::admitsRelayedCopy);
-                    r.invoker().onExecuted(nested::executed);
+                if (gate != null) {
+                    gate.start(timer);
                 }
+                nested = gate;
                 destination.useTotalOrder(r.service(), r.invoker(), r.executes());
                 r.start();
                 // Published only now: start() queued the journal's set_state and re-executions on the invoker's

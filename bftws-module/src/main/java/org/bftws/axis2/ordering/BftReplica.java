@@ -1,5 +1,8 @@
 package org.bftws.axis2.ordering;
 
+import org.bftws.axis2.tier.NestedAdmission;
+import org.bftws.ordering.OrderingHooks;
+import org.bftws.ordering.ExecutionQueue;
 import org.bftws.ordering.CoreOptions;
 import org.bftws.ordering.ReproposalPresigner;
 import org.bftws.ordering.SequenceUsers;
@@ -22,7 +25,7 @@ import org.bftws.channels.ReplicaChannel;
 import org.bftws.channels.ReplicaChannelDecorator;
 import org.bftws.axis2.channels.SoapChannel;
 import org.bftws.channels.tcp.ChannelKeys;
-import org.bftws.delivery.PendingRequests;
+import org.bftws.axis2.delivery.PendingRequests;
 import org.bftws.axis2.rm.RmSource;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
@@ -84,7 +87,8 @@ public final class BftReplica {
 
     private BftReplica(ConfigurationContext context, GroupConfig group, String name, AxisService service,
                        ReplicasConfig config, PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
-                       RmSource source, java.util.function.Consumer<String> endedSequences) throws AxisFault {
+                       RmSource source, java.util.function.Consumer<String> endedSequences, NestedAdmission nested)
+            throws AxisFault {
         this.group = group;
         this.directory = NodeDirectory.of(group);
         this.self = directory.id(name).orElseThrow();
@@ -114,32 +118,34 @@ public final class BftReplica {
         java.util.function.Predicate<String> gated = macRequests ? client -> true : virtualSequences::contains;
         Node core = Node.create(self, membership, CoreOptions.options(group.protocol()), gated, new WsrmSequenceRules(virtualSequences));
         this.replies = new ReplyRouter(pending, envelopes, endedSequences);
-        this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
-                source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self),
-                group.protocol().clientTimeout());
         this.channels = decorated(context, group.node(name), group.replicaChannel() == ReplicaChannelKind.SOAP
                 ? soapChannel(context, membership, signer, source)
                 : binaryChannel(membership, keys, signer));
         Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
-        this.manager = new TotalOrderManager(core, name, channels, invoker, replies, this::collectGarbage, journal);
-        channels.followStableCheckpoint(manager::stableCheckpoint);
-        if (macRequests) {
-            RelayedMacRequests relayed = new RelayedMacRequests(context, group, SequenceUsers.of(config, group));
-            manager.relayedRequestsAuthenticated(r -> !virtualSequences.contains(r.id().client())
-                    && relayed.authenticatedHere(r));
-        }
-        invoker.attach(manager);
-        invoker.answerThrough(replies::executed);
         this.presigner = signer == null ? null : new ReproposalPresigner(signer, signatures, membership);
-        if (presigner != null) {
-            manager.ownViewChangesTo(presigner::ownViewChangeSent);
-        }
         if (journal != null) {
             // Proofs in the journal keep other nodes' signatures; after a restart they go back into the cache.
             journal.recoveredSignatures().forEach(signatures::put);
-            manager.signaturesFrom(r -> Journal.proofParts(r).stream()
-                    .map(m -> signatures.signatureOf(m).orElse(new byte[0])).toList());
         }
+        java.util.function.Predicate<org.bftws.core.Request> relayedAuthenticated = r -> false;
+        if (macRequests) {
+            RelayedMacRequests relayed = new RelayedMacRequests(context, group, SequenceUsers.of(config, group));
+            relayedAuthenticated = r -> !virtualSequences.contains(r.id().client()) && relayed.authenticatedHere(r);
+        }
+        OrderingHooks hooks = new OrderingHooks(
+                nested == null ? r -> false : nested::admitsRelayedCopy,
+                relayedAuthenticated,
+                journal == null ? r -> java.util.List.of() : r -> Journal.proofParts(r).stream()
+                        .map(m -> signatures.signatureOf(m).orElse(new byte[0])).toList(),
+                presigner == null ? vc -> { } : presigner::ownViewChangeSent);
+        ExecutionQueue executions = new ExecutionQueue();
+        this.manager = new TotalOrderManager(core, name, channels, executions, replies, this::collectGarbage, journal,
+                hooks);
+        channels.followStableCheckpoint(manager::stableCheckpoint);
+        this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
+                source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self),
+                group.protocol().clientTimeout(), executions, manager, replies::executed,
+                nested == null ? r -> { } : nested::executed);
     }
 
     /**
@@ -222,8 +228,8 @@ public final class BftReplica {
      */
     public static BftReplica create(ConfigurationContext context, ReplicasConfig config, GroupConfig group,
                                     String name, PendingRequests pending, ReplyCache envelopes, InboundSequences sequences,
-                                    RmSource source, java.util.function.Consumer<String> endedSequences)
-            throws AxisFault {
+                                    RmSource source, java.util.function.Consumer<String> endedSequences,
+                                    NestedAdmission nested) throws AxisFault {
         if (name == null || group == null || group.wsrmOnly()) {
             return null;
         }
@@ -236,7 +242,7 @@ public final class BftReplica {
             return null;
         }
         BftReplica replica = new BftReplica(context, group, name, service, config, pending, envelopes, sequences, source,
-                endedSequences);
+                endedSequences, nested);
         LOG.info("{} is replica {} of {} (f={}, configuration {}, {})", name, replica.self, group.service(), group.f(),
                 group.configuration(), group.security().profile());
         return replica;

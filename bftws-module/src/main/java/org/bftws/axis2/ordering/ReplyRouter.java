@@ -15,7 +15,7 @@ import org.apache.axis2.engine.AxisEngine;
 import org.apache.axis2.util.MessageContextBuilder;
 import org.bftws.axis2.delivery.HttpExchange;
 import org.bftws.axis2.delivery.PendingRequest;
-import org.bftws.delivery.PendingRequests;
+import org.bftws.axis2.delivery.PendingRequests;
 import org.bftws.axis2.delivery.ReplyCapture;
 import org.bftws.core.Reply;
 import org.bftws.core.RequestId;

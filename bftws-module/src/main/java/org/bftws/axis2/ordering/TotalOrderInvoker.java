@@ -5,9 +5,7 @@ import org.bftws.ordering.TotalOrderManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -35,7 +33,7 @@ import org.bftws.state.ExecutionState;
  * and {@code set_state} for state transfer at the head of the queue. A checkpoint's state also holds how far the
  * replica has numbered its group's nested calls ({@link ExecutionState}).
  */
-public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.OrderingStep, ExecutionQueue {
+public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delivery.OrderingStep {
     private static final Logger LOG = LoggerFactory.getLogger(TotalOrderInvoker.class);
 
     /** Message context property: the view a request was ordered in (the reply carries it to the client). */
@@ -52,7 +50,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.Ord
     }
 
     /** The core's outputs, in its order, and read-only requests in arrival order between them. */
-    private final BlockingQueue<Object> work = new LinkedBlockingQueue<>();
+    private final ExecutionQueue work;
     private final AtomicLong reads = new AtomicLong();
     private final Map<RequestId, Local> local = new ConcurrentHashMap<>();
     private final ServiceDelivery delivery = new ServiceDelivery();
@@ -66,19 +64,25 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.Ord
     private boolean tentativeState;
     private final List<Read> heldReads = new ArrayList<>();
     /** Answers the exchanges waiting here for a request just executed (the {@link ReplyRouter}). */
-    private volatile java.util.function.BiConsumer<RequestId, CachedReply> answer = (id, reply) -> { };
+    private final java.util.function.BiConsumer<RequestId, CachedReply> answer;
     /** Told of every request this replica executed, after its reply was cached; multi-tier's gate listens. */
-    private volatile Consumer<Request> onExecuted = r -> { };
+    private final Consumer<Request> onExecuted;
     /** False on agreement-only nodes: requests are only ordered, never delivered here. */
     private final boolean executes;
     /** How long the group's clients wait for an answer before they send again. */
     private final java.time.Duration clientTimeout;
-    private volatile TotalOrderManager manager;
+    private final TotalOrderManager manager;
     private volatile boolean running = true;
     private Thread thread;
 
     TotalOrderInvoker(RequestContexts contexts, ReplyCache envelopes, InboundSequences sequences,
-                      NestedNumbering numbering, boolean executes, java.time.Duration clientTimeout) {
+                      NestedNumbering numbering, boolean executes, java.time.Duration clientTimeout,
+                      ExecutionQueue work, TotalOrderManager manager,
+                      java.util.function.BiConsumer<RequestId, CachedReply> answer, Consumer<Request> onExecuted) {
+        this.work = work;
+        this.manager = manager;
+        this.answer = answer;
+        this.onExecuted = onExecuted;
         this.clientTimeout = clientTimeout;
         this.executes = executes;
         this.numbering = numbering;
@@ -86,22 +90,6 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.Ord
         this.state = new StateOperations(contexts, delivery);
         this.envelopes = envelopes;
         this.sequences = sequences;
-    }
-
-    void attach(TotalOrderManager manager) {
-        this.manager = manager;
-    }
-
-    void answerThrough(java.util.function.BiConsumer<RequestId, CachedReply> answer) {
-        this.answer = answer;
-    }
-
-    /**
-     * {@code listener} hears of each request this replica executed, on the invoker thread, in execution order; it
-     * must not throw (an exception here stops execution on this replica).
-     */
-    public void onExecuted(Consumer<Request> listener) {
-        this.onExecuted = listener;
     }
 
     /** A request that arrived on this replica, accepted in order within its sequence: ordering begins. */
@@ -128,19 +116,13 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.delivery.Ord
         }
     }
 
-    /** Called by the manager, under its lock, for the outputs this thread carries out, in the core's order. */
-    @Override
-    public void enqueue(Output o) {
-        work.add(o);
-    }
-
     /**
      * A read-only request (docs/protocol.md, "Read-only requests"): this thread executes it after what it was given
      * before, against the state the ordered executions so far left, and answers {@code exchange} with the reply. It
      * changes nothing the replicas agree on: no order, no last-reply table, no WS-RM bookkeeping.
      */
     public void read(MessageContext message, org.bftws.axis2.delivery.HttpExchange exchange) {
-        work.add(new Read(message, exchange));
+        work.enqueueTask(new Read(message, exchange));
     }
 
     public long readsExecuted() {

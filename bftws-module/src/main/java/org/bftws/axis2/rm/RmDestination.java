@@ -7,12 +7,12 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
-import org.bftws.delivery.HeldExchanges;
+import org.bftws.axis2.delivery.HeldExchanges;
 import org.bftws.axis2.delivery.HttpExchange;
-import org.bftws.delivery.OrderingStep;
+import org.bftws.axis2.delivery.OrderingStep;
 import org.bftws.axis2.delivery.PendingRequest;
-import org.bftws.delivery.PendingRequests;
-import org.bftws.delivery.SequenceOrderingStep;
+import org.bftws.axis2.delivery.PendingRequests;
+import org.bftws.axis2.delivery.SequenceOrderingStep;
 import org.bftws.rm.InboundSequence;
 import org.bftws.rm.InboundSequences;
 import org.bftws.rm.LastReplyCache;

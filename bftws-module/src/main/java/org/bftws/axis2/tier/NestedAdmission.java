@@ -53,7 +53,7 @@ public final class NestedAdmission {
     private final Duration hold;
 
     public NestedAdmission(GroupConfig callee, List<GroupConfig> callers, long window, RmDestination destination,
-                    RmCounters counters, ScheduledExecutorService timer) {
+                    RmCounters counters) {
         this.gate = new NestedRequestGate<>(callee.endpoint(), callers, (int) Math.min(window, Integer.MAX_VALUE));
         this.destination = destination;
         this.counters = counters;
@@ -65,6 +65,10 @@ public final class NestedAdmission {
             destination.keepReplies(NestedSequences.sequenceId(caller, callee.endpoint()),
                     caller.protocol().watermarkWindow());
         }
+    }
+
+    /** Starts expiring admitted copies that waited too long, on {@code timer}, once the replica role runs. */
+    public void start(ScheduledExecutorService timer) {
         timer.scheduleWithFixedDelay(this::expire, 100, 100, TimeUnit.MILLISECONDS);
     }
 

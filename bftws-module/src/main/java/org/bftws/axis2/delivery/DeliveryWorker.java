@@ -1,8 +1,5 @@
-package org.bftws.delivery;
+package org.bftws.axis2.delivery;
 
-import org.bftws.axis2.delivery.HttpExchange;
-import org.bftws.axis2.delivery.PendingRequest;
-import org.bftws.axis2.delivery.ServiceDelivery;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,6 +1,5 @@
-package org.bftws.delivery;
+package org.bftws.axis2.delivery;
 
-import org.bftws.axis2.delivery.PendingRequest;
 import java.time.Duration;
 
 /**

@@ -1,7 +1,5 @@
-package org.bftws.delivery;
+package org.bftws.axis2.delivery;
 
-import org.bftws.axis2.delivery.HttpExchange;
-import org.bftws.axis2.delivery.PendingRequest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;

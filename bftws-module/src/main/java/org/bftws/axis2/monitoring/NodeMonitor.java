@@ -1,5 +1,6 @@
-package org.bftws.monitoring;
+package org.bftws.axis2.monitoring;
 
+import org.bftws.monitoring.NodeMXBean;
 import java.util.Map;
 import java.util.TreeMap;
 

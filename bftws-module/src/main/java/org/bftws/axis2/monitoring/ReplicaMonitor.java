@@ -1,5 +1,6 @@
-package org.bftws.monitoring;
+package org.bftws.axis2.monitoring;
 
+import org.bftws.monitoring.ReplicaMXBean;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -173,7 +174,7 @@ public final class ReplicaMonitor implements ReplicaMXBean {
     }
 
     /** The replica this monitor reads. */
-    BftReplica replica() {
+    public BftReplica replica() {
         return replica;
     }
 }

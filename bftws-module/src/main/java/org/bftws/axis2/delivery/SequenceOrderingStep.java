@@ -1,7 +1,5 @@
-package org.bftws.delivery;
+package org.bftws.axis2.delivery;
 
-import org.bftws.axis2.delivery.PendingRequest;
-import org.bftws.axis2.delivery.ServiceDelivery;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;

@@ -1,7 +1,5 @@
-package org.bftws.delivery;
+package org.bftws.axis2.delivery;
 
-import org.bftws.axis2.delivery.HttpExchange;
-import org.bftws.axis2.delivery.PendingRequest;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
