@@ -116,8 +116,8 @@ public final class BinaryChannel implements ReplicaChannel {
     }
 
     @Override
-    public void followStableCheckpoint(java.util.function.LongSupplier stableCheckpoint) {
-        settled.follow(stableCheckpoint);
+    public void stableCheckpointIs(long seq) {
+        settled.stableCheckpointIs(seq);
     }
 
     /** The transport's counters and this channel's, each named "PBFT ...". */

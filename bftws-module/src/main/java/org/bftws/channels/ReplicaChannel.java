@@ -24,10 +24,11 @@ public interface ReplicaChannel {
     void send(Destination to, Message m);
 
     /**
-     * Where to read this node's stable checkpoint: messages for slots settled while they waited for a peer are left
-     * out when they come up for sending ({@link SettledMessages}).
+     * This node's stable checkpoint is now {@code seq} (the ordering driver says so, under its lock, when it moves):
+     * messages for slots settled while they waited for a peer are left out when they come up for sending
+     * ({@link SettledMessages}).
      */
-    void followStableCheckpoint(java.util.function.LongSupplier stableCheckpoint);
+    void stableCheckpointIs(long seq);
 
     /** What the channel did, by name (each name starts with "PBFT "). */
     Map<String, Long> counters();

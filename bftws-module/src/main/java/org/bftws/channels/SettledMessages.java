@@ -3,7 +3,6 @@ package org.bftws.channels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import org.bftws.core.Checkpoint;
 import org.bftws.core.Commit;
 import org.bftws.core.Message;
@@ -21,17 +20,17 @@ import org.bftws.core.Prepare;
  * Thread-safe.
  */
 public final class SettledMessages {
-    private volatile LongSupplier stableCheckpoint = () -> 0;
+    private volatile long stableCheckpoint;
     private final AtomicLong skipped = new AtomicLong();
 
-    /** Where this node's stable checkpoint is read from (cheaply: each batch for each peer asks once). */
-    public void follow(LongSupplier stableCheckpoint) {
-        this.stableCheckpoint = stableCheckpoint;
+    /** This node's stable checkpoint is now {@code seq}. */
+    public void stableCheckpointIs(long seq) {
+        this.stableCheckpoint = seq;
     }
 
     /** {@code batch} without its settled messages (the same list when there are none). */
     List<Message> unsettled(List<Message> batch) {
-        long stable = stableCheckpoint.getAsLong();
+        long stable = stableCheckpoint;
         if (stable == 0 || batch.stream().noneMatch(m -> settled(m, stable))) {
             return batch;
         }

@@ -243,6 +243,7 @@ public final class TotalOrderManager {
         lastExecuted = core.lastExecuted();
         if (core.stableCheckpoint() != lastStable) {
             lastStable = core.stableCheckpoint();
+            channels.stableCheckpointIs(lastStable);
             onStable.run();
         }
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.bftws.core.Batch;
 import org.bftws.core.Checkpoint;
 import org.bftws.core.Commit;
@@ -21,9 +20,7 @@ class SettledMessagesTest {
 
     @Test
     void orderingMessagesAtOrBelowTheStableCheckpointAndOlderCheckpointsAreLeftOutAndCounted() {
-        AtomicLong stable = new AtomicLong(0);
         SettledMessages settled = new SettledMessages();
-        settled.follow(stable::get);
         Message oldPrepare = new Prepare(0, 16, D, 1);
         Message oldPrePrepare = new PrePrepare(0, 15, Batch.NULL, 0);
         Message oldCommit = new Commit(0, 16, D, 1);
@@ -34,7 +31,7 @@ class SettledMessagesTest {
         List<Message> batch = List.of(oldPrepare, oldPrePrepare, oldCommit, oldCheckpoint, stableCheckpoint,
                 livePrepare, status);
         assertSame(batch, settled.unsettled(batch), "nothing is settled before a checkpoint is stable");
-        stable.set(16);
+        settled.stableCheckpointIs(16);
         assertEquals(List.of(stableCheckpoint, livePrepare, status), settled.unsettled(batch));
         assertEquals(4, settled.skipped());
     }

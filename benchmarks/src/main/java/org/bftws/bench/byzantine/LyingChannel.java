@@ -3,7 +3,6 @@ package org.bftws.bench.byzantine;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 import org.bftws.channels.ReplicaChannel;
 import org.bftws.core.Destination;
@@ -54,8 +53,8 @@ abstract class LyingChannel implements ReplicaChannel {
     }
 
     @Override
-    public void followStableCheckpoint(LongSupplier stableCheckpoint) {
-        real.followStableCheckpoint(stableCheckpoint);
+    public void stableCheckpointIs(long seq) {
+        real.stableCheckpointIs(seq);
     }
 
     @Override

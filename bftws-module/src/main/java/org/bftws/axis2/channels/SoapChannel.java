@@ -104,8 +104,8 @@ public final class SoapChannel implements ReplicaChannel {
     }
 
     @Override
-    public void followStableCheckpoint(java.util.function.LongSupplier stableCheckpoint) {
-        settled.follow(stableCheckpoint);
+    public void stableCheckpointIs(long seq) {
+        settled.stableCheckpointIs(seq);
     }
 
     /**

@@ -141,7 +141,6 @@ public final class BftReplica {
         ExecutionQueue executions = new ExecutionQueue();
         this.manager = new TotalOrderManager(core, name, channels, executions, replies, this::collectGarbage, journal,
                 hooks);
-        channels.followStableCheckpoint(manager::stableCheckpoint);
         this.invoker = new TotalOrderInvoker(new RequestContexts(context, service), envelopes, sequences,
                 source == null ? new NestedNumbering() : source.nestedNumbering(), membership.isExecutor(self),
                 group.protocol().clientTimeout(), executions, manager, replies::executed,
