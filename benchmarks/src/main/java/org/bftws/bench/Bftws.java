@@ -17,8 +17,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ./bftws <command> [options]}: every command of the checkout, on this module's classpath (bftws-server's
  * replica, with the echo sample, keygen and gateway; the simulator, the wire costs, the testbed, the benchmark and the
- * recovery figures). Its usage is made from the commands' own picocli models: each command's synopsis, so every
- * option that exists, and the first paragraph of its description.
+ * recovery figures). {@code ./bftws} starts the tools here and the product's commands from bftws-server's launcher
+ * ({@code org.bftws.server.BftwsServer}), which runs the same command objects; this one lists them all. Its usage is
+ * made from the commands' own picocli models: each command's synopsis, so every option that exists, and the first
+ * paragraph of its description.
  */
 @Command(name = "bftws", usageHelpWidth = 120, description = "BFT-WS: '<command> --help' says more about a command.",
         commandListHeading = "%nCommands:%n")

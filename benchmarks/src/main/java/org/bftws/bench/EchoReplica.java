@@ -13,6 +13,7 @@ import org.bftws.config.NodeConfig;
 import org.bftws.samples.echo.EchoServiceArchive;
 import org.bftws.server.Cli;
 import org.bftws.server.ReplicaCommand;
+import org.bftws.server.ReplicaCommandProvider;
 import org.bftws.server.SampleService;
 
 import picocli.CommandLine;
@@ -22,7 +23,8 @@ import picocli.CommandLine;
  * with the echo sample deployed when no {@code --services} is given, the standard-input queries {@code state}
  * and {@code entries} that read the echo sample's state ({@link EchoStateProbe}; the key-value sample's on a node that
  * runs it, {@link KvStateProbe}), and the testing option
- * {@code --byzantine MODE} ({@link ByzantineOption}), which makes it lie where replicas.xml allows it.
+ * {@code --byzantine MODE} ({@link ByzantineOption}), which makes it lie where replicas.xml allows it. {@code ./bftws
+ * replica} runs it from bftws-server's launcher, which finds it through {@link Provider}.
  */
 public final class EchoReplica implements SampleService {
 
@@ -42,6 +44,14 @@ public final class EchoReplica implements SampleService {
         CommandLine line = new CommandLine(new ReplicaCommand(new EchoReplica(byzantine)));
         byzantine.addTo(line);
         return line;
+    }
+
+    /** This replica for bftws-server's launcher (META-INF/services/org.bftws.server.ReplicaCommandProvider). */
+    public static final class Provider implements ReplicaCommandProvider {
+        @Override
+        public CommandLine replica() {
+            return commandLine();
+        }
     }
 
     @Override

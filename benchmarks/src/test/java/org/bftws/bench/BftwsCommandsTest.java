@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
+import org.bftws.server.BftwsServer;
 import org.bftws.server.Cli;
 import org.junit.jupiter.api.Test;
 
@@ -182,5 +183,34 @@ class BftwsCommandsTest {
         assertTrue(sim.out().contains("schedules: 2, violations: 0, stuck: 0"), sim.out());
         Outcome quiet = run("sim", "--seeds", "1", "--first", "5");
         assertTrue(!quiet.out().contains("seed 5 ok"), quiet.out());
+    }
+
+    /**
+     * ./bftws replica, keygen and gateway start from bftws-server's launcher, named bftws; on this module's classpath
+     * its replica is the checkout's (EchoReplica.Provider), with every option ./bftws lists for it.
+     */
+    @Test
+    void theServersLauncherRunsTheProductsCommandsWithTheCheckoutsReplica() {
+        String before = System.getProperty(BftwsServer.COMMAND_NAME);
+        System.setProperty(BftwsServer.COMMAND_NAME, "bftws");
+        try {
+            CommandLine server = BftwsServer.commandLine();
+            assertEquals("bftws", server.getCommandName());
+            assertEquals(List.of("replica", "keygen", "gateway"), List.copyOf(server.getSubcommands().keySet()));
+            for (String command : server.getSubcommands().keySet()) {
+                assertEquals(names(commands().get(command)), names(server.getSubcommands().get(command)), command);
+            }
+            assertTrue(names(server.getSubcommands().get("replica")).contains("--byzantine"));
+        } finally {
+            if (before == null) {
+                System.clearProperty(BftwsServer.COMMAND_NAME);
+            } else {
+                System.setProperty(BftwsServer.COMMAND_NAME, before);
+            }
+        }
+    }
+
+    private static List<String> names(CommandLine command) {
+        return command.getCommandSpec().options().stream().map(OptionSpec::longestName).toList();
     }
 }
