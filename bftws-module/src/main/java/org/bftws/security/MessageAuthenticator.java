@@ -5,7 +5,7 @@ import org.bftws.config.GroupConfig;
 
 /**
  * One message authentication profile as {@link SecurityHandler} drives it: {@code wssec} ({@link
- * WsSecurityAuthenticator}) and {@code mac} ({@link org.bftws.security.mac.MacAuthenticator}), which
+ * WsSecurityAuthenticator}) and {@code mac} ({@code security.mac.MacAuthenticator}), which
  * {@link SecurityRuntime} registers for a party with keys; others with
  * {@link SecurityRuntime#register(org.bftws.config.SecurityProfile, MessageAuthenticator)}.
  */

@@ -26,7 +26,7 @@ public enum RefusalReason {
             + " the MAC covers cannot be computed"),
     UNKNOWN_PEER("FailedAuthentication", "unknown peer: the message names a sender that is not a node of this group"
             + " or shares no key with this node"),
-    // embedded signatures of PBFT messages (org.bftws.wire.ProofVerifier)
+    // embedded signatures of PBFT messages (the wire package's ProofVerifier)
     UNSIGNED_PROOF("InvalidSecurity", "unsigned proof: a PBFT message that travels as proof or is relayed carries no"
             + " signature of its sender"),
     FORGED_PROOF("FailedCheck", "forged proof: an embedded or relayed message does not verify as signed by its"

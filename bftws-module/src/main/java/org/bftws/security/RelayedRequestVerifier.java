@@ -39,7 +39,7 @@ public final class RelayedRequestVerifier {
     public record SignedRequest(AuthenticatedParty signer, String sequenceId, long messageNumber) {
     }
 
-    /** The {@code mac} profile's request authenticator header (org.bftws.security.mac.RequestAuthenticatorHeader). */
+    /** The {@code mac} profile's request authenticator header (security.mac's RequestAuthenticatorHeader). */
     private static final String MAC_NS = "urn:bftws:mac:1";
 
     /**

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The SOAP replica channel ({@code replicaChannel="soap"}, the paper's design): PBFT messages to the other nodes of the
  * group as SOAP one-way messages (paper 3.3.1.8: each replica keeps a WS-RM sequence with every other one), received
- * by the control service ({@code org.bftws.axis2.ordering.ControlService}). One queue and one sender thread per peer: the
+ * by the control service ({@code ControlService} of the ordering side). One queue and one sender thread per peer: the
  * thread takes everything queued, signs this node's transferable messages once (the signature cache keeps them for the other peers and for later proofs), and sends
  * them as one {@code pbft:Messages} SOAP message on the peer's control service, over this node's WS-RM sequence to
  * that peer. While one message is in flight the next ones gather: batching under load costs nothing at low load.

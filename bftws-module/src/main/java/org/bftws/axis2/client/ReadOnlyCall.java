@@ -18,7 +18,7 @@ import org.bftws.security.SecurityRefusal;
 import org.bftws.axis2.security.SecurityRuntime;
 
 /**
- * A client's read-only request in flight (docs/client.md, "Read-only operations"): the {@link org.bftws.axis2.handlers.OutHandler}
+ * A client's read-only request in flight (docs/client.md, "Read-only operations"): the {@code OutHandler}
  * marked it {@code bftws:ReadOnly} and gave it no message number; the {@link MulticastSender} sends it once to every
  * node and accepts 2f+1 identical replies. If it cannot, {@link #toOrdered} turns the very message into the ordered
  * request the call would have been: marker removed, the sequence's next number, a fresh {@code wsa:MessageID} (so no
