@@ -92,7 +92,8 @@ public final class GatewayCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Gateway gateway;
         try {
-            gateway = Gateway.start(address, conf, party, threads, wsdl);
+            gateway = Gateway.start(address, conf, party, threads, wsdl,
+                    NodeRepository.forClient(java.nio.file.Files.createTempDirectory("bftws-gateway-")));
         } catch (ConfigException e) {
             e.problems().forEach(p -> err.println("gateway: " + p));
             err.flush();

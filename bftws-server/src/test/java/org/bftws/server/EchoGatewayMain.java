@@ -23,7 +23,7 @@ public final class EchoGatewayMain {
     public static void main(String[] args) throws Exception {
         try (EchoGroup group = new EchoGroup(Path.of(args[0]), true);
              Gateway gateway = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 16,
-                     Map.of())) {
+                     Map.of(), EchoGroup.clientRepository())) {
             System.out.println("ready " + gateway.address().getPort());
             System.out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

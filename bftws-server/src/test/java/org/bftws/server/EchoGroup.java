@@ -25,6 +25,11 @@ import org.bftws.security.KeyGenerator;
  * there. Client: {@code client1}.
  */
 final class EchoGroup implements AutoCloseable {
+
+    /** A fresh Axis2 client repository (addressing and bftws engaged), as the gateway command writes one. */
+    static Path clientRepository() throws IOException {
+        return NodeRepository.forClient(Files.createTempDirectory("bftws-gateway-test-"));
+    }
     static final String GROUP = "http://echo.bftws.test/axis2/services/EchoService";
     static final String GHOST = "http://ghost.bftws.test/axis2/services/GhostService";
 

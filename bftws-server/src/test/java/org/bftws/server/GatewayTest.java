@@ -49,7 +49,8 @@ class GatewayTest {
     @BeforeAll
     static void start() throws Exception {
         group = new EchoGroup(dir, true);
-        gateway = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 8, Map.of());
+        gateway = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 8, Map.of(),
+                EchoGroup.clientRepository());
     }
 
     @AfterAll
@@ -225,7 +226,7 @@ class GatewayTest {
         Path file = Path.of("..", "samples", "echo-service", "src", "main", "resources", "META-INF",
                 "EchoService.wsdl");
         try (Gateway second = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 1,
-                Map.of("GhostService", file))) {
+                Map.of("GhostService", file), EchoGroup.clientRepository())) {
             String base = "http://127.0.0.1:" + second.address().getPort() + "/axis2/services/GhostService";
             HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "?wsdl")).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -234,7 +235,7 @@ class GatewayTest {
         }
         java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
                 () -> Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 1,
-                        Map.of("EchoService", group.replicasXml)));
+                        Map.of("EchoService", group.replicasXml), EchoGroup.clientRepository()));
         assertTrue(e.getMessage().contains("--wsdl EchoService=") && e.getMessage().contains("not a WSDL 1.1"),
                 e.getMessage());
     }

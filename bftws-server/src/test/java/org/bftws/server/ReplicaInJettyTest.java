@@ -44,7 +44,8 @@ class ReplicaInJettyTest {
     @BeforeAll
     static void start() throws Exception {
         group = new EchoGroup(dir, true, NodeContainer.JETTY);
-        gateway = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 4, Map.of());
+        gateway = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 4, Map.of(),
+                EchoGroup.clientRepository());
     }
 
     @AfterAll

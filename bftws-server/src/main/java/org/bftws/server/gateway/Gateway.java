@@ -21,7 +21,6 @@ import org.bftws.config.GroupConfig;
 import org.bftws.config.KeyFileCheck;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.config.ReplicasConfigReader;
-import org.bftws.server.NodeRepository;
 
 import com.sun.net.httpserver.HttpServer;
 
@@ -63,9 +62,11 @@ public final class Gateway implements AutoCloseable {
      * @param party   the client of replicas.xml the gateway acts as
      * @param threads worker threads, each with its own WS-RM sequence: callers served at once
      * @param wsdl    WSDL files by service name, for groups whose WSDL is not to be fetched from their nodes
+     * @param repository the Axis2 client repository the gateway's engine runs from (its axis2.xml engages
+     *                addressing and bftws; the server's NodeRepository.forClient writes one)
      */
-    public static Gateway start(InetSocketAddress listen, Path conf, String party, int threads, Map<String, Path> wsdl)
-            throws IOException {
+    public static Gateway start(InetSocketAddress listen, Path conf, String party, int threads, Map<String, Path> wsdl,
+                                Path repository) throws IOException {
         if (!Files.isRegularFile(conf)) {
             throw new IllegalArgumentException(conf.toAbsolutePath() + " does not exist; give the deployment's"
                     + " replicas.xml with --conf FILE");
@@ -90,8 +91,7 @@ public final class Gateway implements AutoCloseable {
             groups.put(g.service(), g);
             wsdls.put(g.service(), new GroupWsdl(g, wsdl.get(g.service())));
         }
-        Path repository = NodeRepository.forClient(Files.createTempDirectory("bftws-gateway-"));
-        ConfigurationContext context = BftwsConfigurator.context(repository, NodeRepository.axis2Xml(repository),
+        ConfigurationContext context = BftwsConfigurator.context(repository, repository.resolve("axis2.xml"),
                 conf, party);
         GroupCaller caller = new GroupCaller(context);
         HttpServer server;
