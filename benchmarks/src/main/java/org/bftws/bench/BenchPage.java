@@ -64,8 +64,9 @@ final class BenchPage {
         StringBuilder s = new StringBuilder("\n## BFT-SMaRt on this machine\n\n")
                 .append("BFT-SMaRt (bft-smart/library 681cec8) is the Java BFT library a user would pick when SOAP is")
                 .append(" not a requirement. The suite runs its own microbenchmark (`run.py` in the project's shared")
-                .append(" folder: 4 replicas on loopback, f = 1, MACs between replicas and clients, no client")
-                .append(" signatures, closed-loop clients) on this machine, right after C-I `mac`'s points, and sets")
+                .append(" folder: 4 replicas on loopback, f = 1, TLS between replicas and one ECDSA signature per")
+                .append(" consensus, neither signature nor MAC on client requests and replies, closed-loop clients;")
+                .append(" so `mac` does work the peer skips) on this machine, right after C-I `mac`'s points, and sets")
                 .append(" it beside C-I `mac` at ").append(BenchPlan.HEADLINE_SIZE).append(" elements. ");
         if (peer.isEmpty()) {
             return s.append("Not measured: ").append(PeerComparison.NO_ROWS).append(".\n").toString();
