@@ -23,7 +23,8 @@ import java.util.List;
  */
 public record GroupConfig(String service, URI endpoint, int f, Configuration configuration, boolean bftEnabled,
                           SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory,
-                          List<String> callers, ReplicaChannelKind replicaChannel, List<OperationConfig> operations) {
+                          List<String> callers, ReplicaChannelKind replicaChannel, List<OperationConfig> operations,
+                          LimitsConfig limits) {
 
     public GroupConfig {
         nodes = List.copyOf(nodes);
@@ -36,7 +37,7 @@ public record GroupConfig(String service, URI endpoint, int f, Configuration con
                        SecurityConfig security, ProtocolConfig protocol, List<NodeConfig> nodes, Path dataDirectory,
                        List<String> callers, ReplicaChannelKind replicaChannel) {
         this(service, endpoint, f, configuration, bftEnabled, security, protocol, nodes, dataDirectory, callers,
-                replicaChannel, List.of());
+                replicaChannel, List.of(), LimitsConfig.defaults());
     }
 
     /** The operation named {@code operation} when it is declared read-only (a replica's check). */

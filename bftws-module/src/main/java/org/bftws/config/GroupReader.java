@@ -76,6 +76,7 @@ final class GroupReader {
         int f = integer(shared, "f", shared.required("f"));
         SecurityConfig security = security(shared.child("security").orElse(null));
         ProtocolConfig protocol = protocol(shared.child("protocol").orElse(null));
+        LimitsConfig limits = limits(shared.child("limits").orElse(null));
         List<NodeConfig> nodes = new ArrayList<>();
         for (XmlElement n : members.children("node")) {
             NodeConfig node = node(n);
@@ -97,7 +98,7 @@ final class GroupReader {
                     duration(o, "readTimeout", OperationConfig.DEFAULT_READ_TIMEOUT)));
         }
         GroupConfig group = new GroupConfig(service, uri(members, "endpoint", members.required("endpoint")), f,
-                configuration, bft, security, protocol, nodes, data, callers, channel, operations);
+                configuration, bft, security, protocol, nodes, data, callers, channel, operations, limits);
         if (protocol.tentativeExecution() && (configuration == Configuration.III
                 || nodes.stream().anyMatch(n -> n.role() == NodeRole.EXECUTE))) {
             // a tentative run happens where a batch prepared, and an execution-only node sees no prepares
@@ -166,6 +167,18 @@ final class GroupReader {
                     + " before the first <group> and run ./bftws keygen");
         }
         return new SecurityConfig(profile, keys.truststore(), keys.password(), ttl, skew);
+    }
+
+    private LimitsConfig limits(XmlElement l) {
+        LimitsConfig d = LimitsConfig.defaults();
+        if (l == null) {
+            return d;
+        }
+        return new LimitsConfig(count(l, "maxQueuedConnections", d.maxQueuedConnections()),
+                l.attribute("staleConnectionAfter").isPresent() ? duration(l, "staleConnectionAfter", null) : null,
+                count(l, "refusalsPerSecondPerAddress", d.refusalsPerSecondPerAddress()),
+                count(l, "maxSequencesPerClient", d.maxSequencesPerClient()),
+                count(l, "maxHeldExchangesPerClient", d.maxHeldExchangesPerClient()));
     }
 
     private ProtocolConfig protocol(XmlElement p) {

@@ -177,6 +177,21 @@ class ReplicasConfigReaderTest {
     }
 
     @Test
+    void limitsAreReadFromTheLimitsElementWithSafeDefaultsForWhatItLeavesOut() {
+        ReplicasXml xml = new ReplicasXml();
+        LimitsConfig silent = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).limits();
+        assertEquals(LimitsConfig.defaults(), silent);
+        assertEquals(java.time.Duration.ofSeconds(3), silent.staleConnectionAfter(java.time.Duration.ofSeconds(3)),
+                "a queued connection is stale once its client's own timeout has passed");
+        xml.protocol = "<protocol/><limits maxQueuedConnections=\"50\" staleConnectionAfter=\"800ms\""
+                + " refusalsPerSecondPerAddress=\"5\" maxSequencesPerClient=\"4\" maxHeldExchangesPerClient=\"2\"/>";
+        LimitsConfig l = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).limits();
+        assertEquals(new LimitsConfig(50, java.time.Duration.ofMillis(800), 5, 4, 2), l);
+        xml.protocol = "<protocol/><limits maxSequencesPerClient=\"0\"/>";
+        assertMentions(refused(xml), "maxSequencesPerClient");
+    }
+
+    @Test
     void tentativeExecutionIsOffByDefault() {
         ReplicasXml xml = new ReplicasXml();
         ProtocolConfig none = ReplicasConfigReader.read(xml.writeTo(dir), KeyFileCheck.none()).groups().get(0).protocol();
