@@ -9,12 +9,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * All sequences an RM destination (one Axis2 node) currently knows. Creation is idempotent per client UUID: a
  * retransmitted CreateSequence gets the same, already existing sequence, which is the paper's duplicate detection
  * for CreateSequence (3.3.1.1). Memory is bounded: at most {@code maxSequences} live sequences, terminated ones are
- * forgotten, and each buffers at most {@code window} messages ahead of delivery.
+ * forgotten, each buffers at most {@code window} messages ahead of delivery, and one owner holds at most the limit
+ * its group sets ({@code <limits maxSequencesPerClient>}), so no party can take every sequence a node can hold.
  */
 public final class InboundSequences {
 
     private final Map<String, InboundSequence> byId = new ConcurrentHashMap<>();
     private final Map<String, String> byOffered = new ConcurrentHashMap<>();
+    /** The counted owner of each live sequence, and how many each owner holds (owners "" are not counted). */
+    private final Map<String, String> ownerOf = new java.util.HashMap<>();
+    private final Map<String, Integer> perOwner = new java.util.HashMap<>();
     private final int maxSequences;
     private final long window;
 
@@ -35,8 +39,14 @@ public final class InboundSequences {
      * @param service    the Axis2 service the sequence is for
      * @param owner      the party that signed the CreateSequence ({@link SequenceIds}: the identifier names it)
      */
+    public InboundSequence create(String clientUuid, URI endpoint, String offeredId, String service, String owner)
+            throws CreateSequenceRefused {
+        return create(clientUuid, endpoint, offeredId, service, owner, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #create(String, URI, String, String, String)}, refusing a new sequence beyond {@code ownerLimit}. */
     public synchronized InboundSequence create(String clientUuid, URI endpoint, String offeredId, String service,
-                                               String owner) throws CreateSequenceRefused {
+                                               String owner, int ownerLimit) throws CreateSequenceRefused {
         String id = clientUuid == null ? SequenceIds.random(owner) : SequenceIds.derive(clientUuid, endpoint, owner);
         InboundSequence existing = byId.get(id);
         if (existing != null) {
@@ -49,12 +59,10 @@ public final class InboundSequences {
         if (offeredId != null && (byOffered.containsKey(offeredId) || byId.containsKey(offeredId))) {
             throw new CreateSequenceRefused("offered sequence identifier " + offeredId + " is already in use");
         }
-        if (byId.size() >= maxSequences) {
-            throw new CreateSequenceRefused("this node already has its maximum of " + maxSequences
-                    + " open sequences; terminate finished sequences first");
-        }
+        checkRoom(owner, ownerLimit);
         InboundSequence s = new InboundSequence(id, clientUuid, offeredId, service, window, false);
         byId.put(id, s);
+        own(id, owner);
         if (offeredId != null) {
             byOffered.put(offeredId, id);
         }
@@ -66,18 +74,41 @@ public final class InboundSequences {
      * CreateSequence. Every replica of a group derives the same identifier from the client's UUID, and the request
      * itself was authenticated, so the replica can serve the sequence; a CreateSequence arriving later finds it.
      */
-    public synchronized InboundSequence adopt(String id, String service) throws CreateSequenceRefused {
+    public InboundSequence adopt(String id, String service) throws CreateSequenceRefused {
+        return adopt(id, service, "", Integer.MAX_VALUE);
+    }
+
+    /** As {@link #adopt(String, String)} for {@code owner}, refusing a new sequence beyond {@code ownerLimit}. */
+    public synchronized InboundSequence adopt(String id, String service, String owner, int ownerLimit)
+            throws CreateSequenceRefused {
         InboundSequence existing = byId.get(id);
         if (existing != null) {
             return existing;
         }
+        checkRoom(owner, ownerLimit);
+        InboundSequence s = new InboundSequence(id, null, null, service, window, true);
+        byId.put(id, s);
+        own(id, owner);
+        return s;
+    }
+
+    private void checkRoom(String owner, int ownerLimit) throws CreateSequenceRefused {
         if (byId.size() >= maxSequences) {
             throw new CreateSequenceRefused("this node already has its maximum of " + maxSequences
                     + " open sequences; terminate finished sequences first");
         }
-        InboundSequence s = new InboundSequence(id, null, null, service, window, true);
-        byId.put(id, s);
-        return s;
+        if (owner != null && !owner.isEmpty() && perOwner.getOrDefault(owner, 0) >= ownerLimit) {
+            throw new CreateSequenceRefused(owner + " already holds its maximum of " + ownerLimit + " open sequences"
+                    + " on this node (replicas.xml <limits maxSequencesPerClient>); terminate finished sequences first",
+                    true);
+        }
+    }
+
+    private void own(String id, String owner) {
+        if (owner != null && !owner.isEmpty()) {
+            ownerOf.put(id, owner);
+            perOwner.merge(owner, 1, Integer::sum);
+        }
     }
 
     public Optional<InboundSequence> find(String id) {
@@ -93,6 +124,10 @@ public final class InboundSequences {
     /** Forgets the sequence; returns it, or empty when it was not known. */
     public synchronized Optional<InboundSequence> terminate(String id) {
         InboundSequence s = byId.remove(id);
+        String owner = ownerOf.remove(id);
+        if (owner != null) {
+            perOwner.computeIfPresent(owner, (o, n) -> n > 1 ? n - 1 : null);
+        }
         if (s != null && s.offeredId() != null) {
             byOffered.remove(s.offeredId());
         }

@@ -31,6 +31,10 @@ public final class RmCounters {
     public final AtomicLong retryLaterReceived = new AtomicLong();
     /** Messages refused because their authenticated sender is not the party that created their sequence. */
     public final AtomicLong notSequenceOwner = new AtomicLong();
+    /** New sequences refused because their party already held its limit of them (replicas.xml {@code <limits>}). */
+    public final AtomicLong sequencesOverPartyLimit = new AtomicLong();
+    /** Held exchanges let go because their party held its limit of them (its own oldest goes). */
+    public final AtomicLong heldExchangesOverPartyLimit = new AtomicLong();
 
     @Override
     public String toString() {
@@ -40,6 +44,7 @@ public final class RmCounters {
                 + " refused=" + refused + " malformed=" + malformedRequests + " oversized=" + oversizedRequests
                 + " holdTimeouts=" + holdTimeouts + " heldLetGo=" + heldExchangesLetGo + " retransmissions=" + retransmissions
                 + " retryLaterReceived=" + retryLaterReceived
-                + " notSequenceOwner=" + notSequenceOwner;
+                + " notSequenceOwner=" + notSequenceOwner + " sequencesOverPartyLimit=" + sequencesOverPartyLimit
+                + " heldOverPartyLimit=" + heldExchangesOverPartyLimit;
     }
 }

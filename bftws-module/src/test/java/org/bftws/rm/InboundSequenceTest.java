@@ -55,6 +55,30 @@ class InboundSequenceTest {
     }
 
     @Test
+    void onePartyHoldsAtMostItsLimitOfSequencesAndOthersStillGetTheirs() throws Exception {
+        InboundSequences all = new InboundSequences(100, 16);
+        InboundSequence first = all.create("h-1", GROUP, null, "S", "hostile", 2);
+        all.adopt(SequenceIdsFor.derived("h-2", "hostile"), "S", "hostile", 2);
+        CreateSequenceRefused refused = assertThrows(CreateSequenceRefused.class,
+                () -> all.create("h-3", GROUP, null, "S", "hostile", 2));
+        assertTrue(refused.overPartyLimit() && refused.getMessage().contains("hostile already holds its maximum of 2"),
+                refused.getMessage());
+        assertThrows(CreateSequenceRefused.class,
+                () -> all.adopt(SequenceIdsFor.derived("h-4", "hostile"), "S", "hostile", 2));
+        assertSame(first, all.create("h-1", GROUP, null, "S", "hostile", 2), "a retransmitted one is not new");
+        all.create("c-1", GROUP, null, "S", "client1", 2);
+        all.terminate(first.id());
+        all.create("h-3", GROUP, null, "S", "hostile", 2);
+    }
+
+    /** A sequence identifier a replica derives for a client's UUID at the test's group endpoint. */
+    private static final class SequenceIdsFor {
+        static String derived(String uuid, String owner) {
+            return org.bftws.rm.SequenceIds.derive(uuid, GROUP, owner);
+        }
+    }
+
+    @Test
     void duplicatesAreToldApartByWhetherTheyWereDelivered() throws Exception {
         InboundSequence s = new InboundSequences(10, 4).create("u", GROUP, null, "S", "client1");
         assertEquals(Arrival.NEW, s.accept(1));

@@ -13,7 +13,9 @@ import java.util.Map;
  * other replicas' PBFT messages. A replica that falls behind would otherwise park every worker on client requests it
  * cannot answer yet and then not receive the very messages that let it catch up; and it would keep every such
  * request's message context in memory. So at most {@code limit} exchanges are held: beyond it the oldest is let go
- * with the retry-later fault, like one that reached its hold timeout. Thread-safe; answering happens outside.
+ * with the retry-later fault, like one that reached its hold timeout. And one party holds at most its own limit:
+ * beyond it, that party's oldest is let go, never another party's, so a client cannot push out everyone else's
+ * waiting calls. Thread-safe; answering happens outside.
  */
 public final class HeldExchanges {
 
@@ -25,7 +27,7 @@ public final class HeldExchanges {
     /** Insertion order is arrival order; answered entries are dropped lazily (sweeps, or when over the limit). */
     private final LinkedHashMap<HttpExchange, Entry> held = new LinkedHashMap<>();
 
-    private record Entry(PendingRequest request, long deadlineNanos) {
+    private record Entry(PendingRequest request, long deadlineNanos, String party) {
     }
 
     public HeldExchanges(int limit) {
@@ -40,10 +42,50 @@ public final class HeldExchanges {
     }
 
     /** Parks {@code x} until {@code deadlineNanos}; returns the exchanges to let go now to stay within the limit. */
-    public synchronized List<Held> hold(PendingRequest r, HttpExchange x, long deadlineNanos) {
-        held.put(x, new Entry(r, deadlineNanos));
+    public List<Held> hold(PendingRequest r, HttpExchange x, long deadlineNanos) {
+        return hold(r, x, deadlineNanos, null, Integer.MAX_VALUE).evicted();
+    }
+
+    /** What {@link #hold(PendingRequest, HttpExchange, long, String, int)} lets go, and why. */
+    public record Released(List<Held> overPartyLimit, List<Held> overNodeLimit) {
+        public List<Held> evicted() {
+            List<Held> all = new ArrayList<>(overPartyLimit);
+            all.addAll(overNodeLimit);
+            return all;
+        }
+    }
+
+    /**
+     * Parks {@code x} of {@code party} (null: not counted per party) until {@code deadlineNanos}; returns the
+     * exchanges to let go now: the party's own oldest beyond {@code partyLimit}, then the node's oldest beyond its
+     * limit.
+     */
+    public synchronized Released hold(PendingRequest r, HttpExchange x, long deadlineNanos, String party,
+                                      int partyLimit) {
+        held.put(x, new Entry(r, deadlineNanos, party));
+        List<Held> party0 = List.of();
+        if (party != null) {
+            int count = 0;
+            for (Map.Entry<HttpExchange, Entry> e : held.entrySet()) {
+                if (party.equals(e.getValue().party()) && !e.getKey().isAnswered()) {
+                    count++;
+                }
+            }
+            if (count > partyLimit) {
+                party0 = new ArrayList<>();
+                Iterator<Map.Entry<HttpExchange, Entry>> it = held.entrySet().iterator();
+                while (count > partyLimit && it.hasNext()) {
+                    Map.Entry<HttpExchange, Entry> e = it.next();
+                    if (party.equals(e.getValue().party()) && !e.getKey().isAnswered()) {
+                        it.remove();
+                        party0.add(new Held(e.getValue().request(), e.getKey()));
+                        count--;
+                    }
+                }
+            }
+        }
         if (held.size() <= limit) {
-            return List.of();
+            return new Released(party0, List.of());
         }
         held.keySet().removeIf(HttpExchange::isAnswered);
         List<Held> evicted = new ArrayList<>();
@@ -53,7 +95,7 @@ public final class HeldExchanges {
             it.remove();
             evicted.add(new Held(e.getValue().request(), e.getKey()));
         }
-        return evicted;
+        return new Released(party0, evicted);
     }
 
     /** Forgets answered exchanges; removes and returns those whose deadline passed unanswered. */

@@ -86,13 +86,23 @@ public final class InHandler extends AbstractHandler {
             throw RmFault.notYetAvailable("this replica of " + serviceName(mc) + " has not started ordering requests "
                     + "yet; retransmit the message later");
         }
+        // before anything is kept for it: a party sends only on sequences it owns (adopting one first would let any
+        // party take a node's sequences)
+        SequenceOwnership.check(mc, h.id(), node);
         InboundSequence seq = dest.sequences().find(h.id()).orElse(null);
         if (seq == null && (dest.replicates(serviceName(mc)) || ControlService.NAME.equals(serviceName(mc)))) {
             // A replica may get a client's request before its CreateSequence (the client goes on after f+1
             // answers), or after a restart that forgot it: the identifier is the group's, the request authenticated.
             try {
-                seq = dest.sequences().adopt(h.id(), serviceName(mc));
+                String sender = SequenceOwnership.sender(mc);
+                String owner = sender != null && org.bftws.rm.SequenceIds.ownedBy(h.id(), sender) ? sender : "";
+                int limit = node.settings().replicas().groupByService(serviceName(mc))
+                        .map(g -> g.limits().maxSequencesPerClient()).orElse(Integer.MAX_VALUE);
+                seq = dest.sequences().adopt(h.id(), serviceName(mc), owner, limit);
             } catch (org.bftws.rm.CreateSequenceRefused refused) {
+                if (refused.overPartyLimit()) {
+                    node.counters().sequencesOverPartyLimit.incrementAndGet();
+                }
                 throw RmFault.unknownSequence(h.id() + " (" + refused.getMessage() + ")");
             }
         }
@@ -103,7 +113,6 @@ public final class InHandler extends AbstractHandler {
             throw RmFault.unknownSequence(h.id() + " (it belongs to service " + seq.service() + ", not "
                     + serviceName(mc) + ")");
         }
-        SequenceOwnership.check(mc, seq.id(), node);
         mc.setProperty(RmDestination.SEQUENCE_ID, seq.id());
         mc.setProperty(RmDestination.MESSAGE_NUMBER, h.number());
         if (ControlService.NAME.equals(serviceName(mc))) {

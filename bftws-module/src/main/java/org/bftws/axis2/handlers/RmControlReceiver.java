@@ -75,8 +75,12 @@ public final class RmControlReceiver extends AbstractInOutMessageReceiver {
         InboundSequence seq;
         try {
             seq = node.destination().sequences().create(cs.clientUuid(), endpoint, cs.offeredId(), service,
-                    SequenceOwnership.ownerOfNew(in, cs.clientUuid(), node));
+                    SequenceOwnership.ownerOfNew(in, cs.clientUuid(), node),
+                    group.map(g -> g.limits().maxSequencesPerClient()).orElse(Integer.MAX_VALUE));
         } catch (CreateSequenceRefused e) {
+            if (e.overPartyLimit()) {
+                node.counters().sequencesOverPartyLimit.incrementAndGet();
+            }
             throw RmFault.createSequenceRefused(e.getMessage());
         }
         if (org.bftws.axis2.ordering.ControlService.NAME.equals(service)) {

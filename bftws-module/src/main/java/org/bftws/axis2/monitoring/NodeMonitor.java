@@ -70,6 +70,8 @@ public final class NodeMonitor implements NodeMXBean {
         m.put("messages accepted", c.accepted.get());
         m.put("messages refused", c.refused.get());
         m.put("refused: not the sequence's owner", c.notSequenceOwner.get());
+        m.put("sequences refused: the party holds its maximum", c.sequencesOverPartyLimit.get());
+        m.put("held exchanges let go: the party holds its maximum", c.heldExchangesOverPartyLimit.get());
         m.put("requests refused: not a SOAP envelope", c.malformedRequests.get());
         m.put("requests refused: too large", c.oversizedRequests.get());
         m.put("duplicates answered from the reply cache", c.duplicatesAnsweredFromCache.get());

@@ -278,13 +278,29 @@ public final class RmDestination {
 
     private void holdWithTimeout(PendingRequest r, HttpExchange x) {
         java.time.Duration hold = holdTimeoutFor(r);
-        for (HeldExchanges.Held h : held.hold(r, x, System.nanoTime() + hold.toNanos())) {
+        String party = r.message().getProperty(org.bftws.security.AuthenticatedParty.PROPERTY)
+                instanceof org.bftws.security.AuthenticatedParty p ? p.name() : null;
+        HeldExchanges.Released released = held.hold(r, x, System.nanoTime() + hold.toNanos(), party,
+                partyLimit(r));
+        for (HeldExchanges.Held h : released.overPartyLimit()) {
+            counters.heldExchangesOverPartyLimit.incrementAndGet();
+            letGo(h, h.request() + " was not delivered yet and this node holds at most " + partyLimit(r)
+                    + " waiting exchanges of " + party);
+        }
+        for (HeldExchanges.Held h : released.overNodeLimit()) {
             counters.heldExchangesLetGo.incrementAndGet();
             LOG.debug("{}: more than {} exchanges held; answering the oldest, for {}, with a fault", r,
                     held.limit(), h.request());
             letGo(h, h.request() + " was not delivered yet and this node holds at most " + held.limit()
                     + " waiting exchanges");
         }
+    }
+
+    /** The held exchanges one party may have on this node: its group's {@code <limits maxHeldExchangesPerClient>}. */
+    private int partyLimit(PendingRequest r) {
+        org.apache.axis2.description.AxisService service = r.message().getAxisService();
+        return service == null ? Integer.MAX_VALUE : settings.replicas().groupByService(service.getName())
+                .map(g -> g.limits().maxHeldExchangesPerClient()).orElse(Integer.MAX_VALUE);
     }
 
     private java.time.Duration holdTimeoutFor(PendingRequest r) {

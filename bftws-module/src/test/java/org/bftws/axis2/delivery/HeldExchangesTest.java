@@ -36,6 +36,21 @@ class HeldExchangesTest {
     }
 
     @Test
+    void beyondItsOwnLimitAPartysOldestHeldExchangeIsLetGoNeverAnotherPartys() {
+        HeldExchanges held = new HeldExchanges(10);
+        HttpExchange honest = HttpExchange.of(message());
+        held.hold(request(1), honest, Long.MAX_VALUE, "client1", 2);
+        HttpExchange first = HttpExchange.of(message());
+        held.hold(request(2), first, Long.MAX_VALUE, "hostile", 2);
+        held.hold(request(3), HttpExchange.of(message()), Long.MAX_VALUE, "hostile", 2);
+        HeldExchanges.Released third = held.hold(request(4), HttpExchange.of(message()), Long.MAX_VALUE, "hostile", 2);
+        assertEquals(1, third.overPartyLimit().size());
+        assertSame(first, third.overPartyLimit().get(0).exchange(), "the party's own oldest goes");
+        assertTrue(third.overNodeLimit().isEmpty());
+        assertEquals(3, held.size(), "client1's exchange and hostile's two newest stay");
+    }
+
+    @Test
     void answeredExchangesDoNotCountAgainstTheLimit() {
         HeldExchanges held = new HeldExchanges(2);
         HttpExchange x1 = HttpExchange.of(message());
