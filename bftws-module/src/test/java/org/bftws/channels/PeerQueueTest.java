@@ -28,6 +28,24 @@ class PeerQueueTest {
     }
 
     @Test
+    void claimsWaitBehindOrderingMessagesButKeepAQuarterOfEachBatch() throws InterruptedException {
+        PeerQueue q = new PeerQueue(100);
+        for (int i = 0; i < 10; i++) {
+            q.offer(new org.bftws.core.Claim(List.of(), i));
+        }
+        for (int n = 1; n <= 10; n++) {
+            q.offer(new Commit(0, n, D, 2));
+        }
+        List<Message> first = q.take(8, 0);
+        assertEquals(6, first.stream().filter(m -> m instanceof Commit).count(), "ordering messages first");
+        assertEquals(2, first.stream().filter(m -> m instanceof org.bftws.core.Claim).count(), "a quarter for claims");
+        assertTrue(first.get(0) instanceof Commit, "offered after the claims, sent before them");
+        List<Message> rest = q.take(100, 0);
+        assertEquals(12, rest.size());
+        assertEquals(0, q.size());
+    }
+
+    @Test
     void onlyTheNewestStatusWaits() throws InterruptedException {
         PeerQueue q = new PeerQueue(100);
         Commit c = new Commit(0, 1, D, 2);
