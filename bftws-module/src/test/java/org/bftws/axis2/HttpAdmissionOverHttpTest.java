@@ -76,7 +76,8 @@ class HttpAdmissionOverHttpTest {
             assertTrue(readAll(queuedC).startsWith("HTTP/1.1 200 "));
             assertTrue(readAll(queuedD).startsWith("HTTP/1.1 200 "));
             String honest = readAll(send(open(node), STATUS));
-            assertTrue(honest.startsWith("HTTP/1.1 200 "), honest);
+            assertTrue(honest.startsWith("HTTP/1.1 200 ") && honest.contains("\"connectionCounters\""), honest);
+            assertTrue(honest.contains("\"connections refused: queue full\":1"), honest);
             assertEquals(0, counters.queuedConnections());
             assertEquals(5, counters.served.get());
             assertEquals(0, counters.staleDropped.get());
