@@ -30,6 +30,19 @@ public interface NodeMXBean {
     /** Messages the security handlers refused, per reason (every reason, 0 included). */
     Map<String, Long> getSecurityRefusals();
 
+    /**
+     * What the node's HTTP server did with the connections it accepted: served by a worker, refused at once with a 503
+     * because {@code maxQueuedConnections} were already waiting, closed unread because they had waited longer than
+     * {@code staleConnectionAfter} (their client had given up).
+     */
+    Map<String, Long> getConnectionCounters();
+
+    /** Connections accepted and waiting for a worker of the node's HTTP server now. */
+    int getQueuedConnections();
+
+    /** How long the oldest connection waiting for a worker has waited, in ms (0 when none waits). */
+    long getOldestQueuedConnectionMillis();
+
     /** Heap in use in this node's JVM, in bytes (live objects and garbage not yet collected). */
     long getHeapUsedBytes();
 

@@ -27,6 +27,9 @@ public final class StatusDocument {
                 .member("deliveredRequests", node.getDeliveredRequests())
                 .member("rmCounters", node.getRmCounters())
                 .member("securityRefusals", node.getSecurityRefusals())
+                .member("queuedConnections", node.getQueuedConnections())
+                .member("oldestQueuedConnectionMillis", node.getOldestQueuedConnectionMillis())
+                .member("connectionCounters", node.getConnectionCounters())
                 .member("heapUsedBytes", node.getHeapUsedBytes())
                 .member("heapMaxBytes", node.getHeapMaxBytes())
                 .endObject();

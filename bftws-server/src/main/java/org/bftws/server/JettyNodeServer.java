@@ -7,7 +7,9 @@ import java.net.InetSocketAddress;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.AxisServlet;
+import org.bftws.axis2.monitoring.HttpAdmissionCounters;
 import org.bftws.axis2.monitoring.StatusServlet;
+import org.bftws.axis2.standalone.AdmissionPolicy;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
@@ -18,7 +20,9 @@ import org.eclipse.jetty.servlet.ServletHolder;
  * One Axis2 node inside a servlet container: Axis2's {@link AxisServlet} at {@code /axis2/services/*} in an embedded
  * Jetty 9.4 (javax servlet API, as Axis2 1.8 needs), listening on one address and port, and the status page at
  * {@code /bftws/status} ({@link StatusServlet}). Requests take the path a war deployment's take: AxisServlet's
- * synchronous exchange, held on its Jetty thread until the ordered reply is there.
+ * synchronous exchange, held on its Jetty thread until the ordered reply is there. Connections are admitted as on
+ * Axis2's own server: a bounded pool and queue ({@link AdmissionThreadPool}), stale connections closed unhandled
+ * ({@link StaleConnectionHandler}).
  *
  * <p>The engine is created here, from the node's repository (whose axis2.xml names AxisServletListener as the http
  * receiver), and handed to AxisServlet through the servlet context attribute AxisServlet reads first; AxisServlet
@@ -45,7 +49,9 @@ final class JettyNodeServer implements NodeHttpServer {
      * AxisServlet did not start, after releasing what was started.
      */
     static JettyNodeServer start(ConfigurationContext context, InetAddress bind, int port) throws IOException {
-        Server server = new Server();
+        AdmissionPolicy admission = AdmissionPolicy.of(context, AdmissionPolicy.DEFAULT_WORKERS);
+        HttpAdmissionCounters counters = HttpAdmissionCounters.of(context);
+        Server server = new Server(new AdmissionThreadPool(admission, counters));
         ServerConnector connector = new ServerConnector(server);
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
@@ -64,7 +70,9 @@ final class JettyNodeServer implements NodeHttpServer {
         status.setAttribute(AxisServlet.CONFIGURATION_CONTEXT, context);
         status.addServlet(StatusServlet.class, "/status");
 
-        server.setHandler(new ContextHandlerCollection(services, status));
+        StaleConnectionHandler stale = new StaleConnectionHandler(admission.staleAfter(), counters);
+        stale.setHandler(new ContextHandlerCollection(services, status));
+        server.setHandler(stale);
         // no shutdown hook of Jetty's own: whoever started the node closes it (ReplicaMain has its hook)
         server.setStopAtShutdown(false);
         JettyNodeServer node = new JettyNodeServer(context, server, axis2, null);

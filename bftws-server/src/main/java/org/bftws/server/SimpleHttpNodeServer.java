@@ -7,11 +7,13 @@ import java.net.InetSocketAddress;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.SimpleHTTPServer;
+import org.bftws.axis2.standalone.AdmittingHttpFactory;
 
 /**
  * One Axis2 node serving HTTP on one address and port with Axis2's own HTTP server (SimpleHTTPServer, HttpCore 4):
  * an Axis2 repository, its axis2.xml, and a listener bound to that address whose workers also serve the status page
- * ({@link BoundHttpFactory}). The default way a replica runs; {@link JettyNodeServer} is the servlet container one.
+ * ({@link AdmittingHttpFactory}: bounded admission of connections, docs/operations.md "Connections"). The default way a
+ * replica runs; {@link JettyNodeServer} is the servlet container one.
  */
 final class SimpleHttpNodeServer implements NodeHttpServer {
 
@@ -32,26 +34,24 @@ final class SimpleHttpNodeServer implements NodeHttpServer {
      * not an address of this machine), after releasing what was started.
      */
     static SimpleHttpNodeServer start(ConfigurationContext context, InetAddress bind, int port) throws IOException {
-        BoundHttpFactory factory;
+        AdmittingHttpFactory factory;
         SimpleHTTPServer server;
         try {
-            factory = new BoundHttpFactory(context, bind, port);
+            factory = new AdmittingHttpFactory(context, bind, port);
             server = new SimpleHTTPServer(factory);
             server.start();
         } catch (AxisFault | RuntimeException e) {
             context.terminate();
             throw e;
         }
-        BoundConnectionListener listener = factory.listener();
-        IOException failure = listener == null ? new IOException("Axis2 created no HTTP listener")
-                : listener.bindFailure();
+        IOException failure = factory.bindFailure();
         if (failure != null) {
             server.stop();
             context.terminate();
             throw new IOException("cannot listen on " + bind.getHostAddress() + ":" + port + ": "
                     + failure.getMessage(), failure);
         }
-        return new SimpleHttpNodeServer(context, server, listener.boundAddress());
+        return new SimpleHttpNodeServer(context, server, factory.boundAddress());
     }
 
     @Override

@@ -32,7 +32,7 @@ public final class Monitoring {
      */
     public static Monitoring install(ConfigurationContext context, BftwsNode node, ReplicasConfig replicas,
                                      String party, RefusalCounter refusals) {
-        Monitoring m = new Monitoring(new NodeMonitor(party, node, refusals));
+        Monitoring m = new Monitoring(new NodeMonitor(party, node, refusals, HttpAdmissionCounters.of(context)));
         java.util.List<org.bftws.config.GroupConfig> groups = party == null ? java.util.List.of()
                 : replicas.groupsOfNode(party);
         if (groups.size() == 1) {
@@ -58,7 +58,8 @@ public final class Monitoring {
         if (m instanceof Monitoring monitoring) {
             return monitoring;
         }
-        return new Monitoring(new NodeMonitor(null, BftwsNode.of(context), new RefusalCounter()));
+        return new Monitoring(new NodeMonitor(null, BftwsNode.of(context), new RefusalCounter(),
+                HttpAdmissionCounters.of(context)));
     }
 
     /** The figures of this node for the status page and JMX. */

@@ -15,11 +15,13 @@ public final class NodeMonitor implements NodeMXBean {
     private final String party;
     private final BftwsNode node;
     private final RefusalCounter refusals;
+    private final HttpAdmissionCounters connections;
 
-    public NodeMonitor(String party, BftwsNode node, RefusalCounter refusals) {
+    public NodeMonitor(String party, BftwsNode node, RefusalCounter refusals, HttpAdmissionCounters connections) {
         this.party = party == null ? "" : party;
         this.node = node;
         this.refusals = refusals;
+        this.connections = connections;
     }
 
     @Override
@@ -50,6 +52,21 @@ public final class NodeMonitor implements NodeMXBean {
     @Override
     public Map<String, Long> getSecurityRefusals() {
         return securityRefusals(refusals);
+    }
+
+    @Override
+    public Map<String, Long> getConnectionCounters() {
+        return connections.asMap();
+    }
+
+    @Override
+    public int getQueuedConnections() {
+        return connections.queuedConnections();
+    }
+
+    @Override
+    public long getOldestQueuedConnectionMillis() {
+        return connections.oldestQueuedMillis();
     }
 
     @Override

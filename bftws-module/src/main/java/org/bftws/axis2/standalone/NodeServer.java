@@ -1,6 +1,7 @@
 package org.bftws.axis2.standalone;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 
@@ -11,7 +12,9 @@ import org.apache.axis2.transport.http.SimpleHTTPServer;
 
 /**
  * One Axis2 node listening on 127.0.0.1-reachable HTTP: a repository (services/*.aar, modules/*.mar), an axis2.xml
- * and a port. Used by tests and the testbed; stop it to release the port and the module's threads.
+ * and a port. Used by tests and the testbed; stop it to release the port and the module's threads. Its HTTP server
+ * admits connections as a replica's does ({@link AdmittingHttpFactory}: a bounded queue, 503 beyond it, stale
+ * connections closed unread).
  */
 public final class NodeServer implements AutoCloseable {
 
@@ -29,11 +32,32 @@ public final class NodeServer implements AutoCloseable {
     public static NodeServer start(Path repository, Path axis2Xml, int port) throws IOException {
         ConfigurationContext ctx = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 repository.toString(), axis2Xml.toString());
+        return serve(ctx, port);
+    }
+
+    /**
+     * Serves a node whose engine is already created (e.g. by BftwsConfigurator, which names the node's party) on
+     * {@code port} of every interface; 0 picks a free one. The node's engine is terminated when the server cannot
+     * start, and when it is closed.
+     */
+    public static NodeServer serve(ConfigurationContext ctx, int port) throws IOException {
         int p = port == 0 ? freePort() : port;
-        // Axis2's server with the module's status page (/bftws/status) next to the services.
-        SimpleHTTPServer server = new SimpleHTTPServer(new org.apache.axis2.transport.http.server.HttpFactory(ctx, p,
-                new org.bftws.axis2.monitoring.StatusWorkerFactory()));
-        server.start();
+        // Axis2's server with the module's status page (/bftws/status) next to the services, on every interface
+        AdmittingHttpFactory factory = new AdmittingHttpFactory(ctx, new InetSocketAddress(0).getAddress(), p);
+        SimpleHTTPServer server;
+        try {
+            server = new SimpleHTTPServer(factory);
+            server.start();
+        } catch (AxisFault | RuntimeException e) {
+            ctx.terminate();
+            throw e;
+        }
+        IOException failure = factory.bindFailure();
+        if (failure != null) {
+            server.stop();
+            ctx.terminate();
+            throw new IOException("cannot listen on port " + p + ": " + failure.getMessage(), failure);
+        }
         return new NodeServer(ctx, server, p);
     }
 

@@ -1,14 +1,11 @@
-package org.bftws.server;
+package org.bftws.axis2.standalone;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
-import java.util.concurrent.RejectedExecutionException;
 
-import org.apache.axis2.transport.http.server.AxisHttpConnection;
-import org.apache.axis2.transport.http.server.AxisHttpConnectionImpl;
 import org.apache.axis2.transport.http.server.DefaultConnectionListener;
 import org.apache.axis2.transport.http.server.DefaultConnectionListenerFailureHandler;
 import org.apache.axis2.transport.http.server.HttpConnectionManager;
@@ -17,30 +14,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The accept loop of a node's HTTP server, bound to one address. Axis2 1.8.2's own listener always binds every
- * interface ({@code new ServerSocket(port)}), but a testbed replica must listen on loopback only. Axis2's
+ * The accept loop of a node's HTTP server, bound to one address, that hands each connection it accepts to the
+ * server's {@link HttpAdmission} (a bounded queue, a 503 when it is full). Axis2 1.8.2's own listener always binds every
+ * interface ({@code new ServerSocket(port)}), but a testbed replica must listen on loopback only; and it hands
+ * connections to an unbounded queue. Axis2's
  * {@code SimpleHttpServer.start} casts its listener to {@link DefaultConnectionListener}, hence the subclass; every
  * method that touches the socket is overridden, so the superclass's socket is never opened. (HttpCore 4's
  * {@code HttpParams} is deprecated, but it is what Axis2 1.8.2's listener API passes.)
  */
 @SuppressWarnings("deprecation")
-final class BoundConnectionListener extends DefaultConnectionListener {
-    private static final Logger LOG = LoggerFactory.getLogger(BoundConnectionListener.class);
+final class AdmittingConnectionListener extends DefaultConnectionListener {
+    private static final Logger LOG = LoggerFactory.getLogger(AdmittingConnectionListener.class);
     private static final int BACKLOG = 128;
 
     private final InetSocketAddress address;
-    private final HttpConnectionManager connections;
-    private final HttpParams params;
+    private final HttpAdmission admission;
     private ServerSocket socket;
     private IOException bindFailure;
     private boolean destroyed;
 
-    BoundConnectionListener(InetSocketAddress address, HttpConnectionManager connections, HttpParams params)
-            throws IOException {
+    AdmittingConnectionListener(InetSocketAddress address, HttpConnectionManager connections, HttpParams params,
+                                HttpAdmission admission) throws IOException {
         super(address.getPort(), connections, new DefaultConnectionListenerFailureHandler(), params);
         this.address = address;
-        this.connections = connections;
-        this.params = params;
+        this.admission = admission;
     }
 
     @Override
@@ -90,18 +87,7 @@ final class BoundConnectionListener extends DefaultConnectionListener {
             pause();
             return;
         }
-        try {
-            AxisHttpConnection connection = new AxisHttpConnectionImpl(client, params);
-            try {
-                connections.process(connection);
-            } catch (RejectedExecutionException e) {
-                LOG.warn("all request threads busy: closing a new connection from {}", client.getRemoteSocketAddress());
-                connection.close();
-            }
-        } catch (IOException e) {
-            LOG.warn("could not set up the connection from {}: {}", client.getRemoteSocketAddress(), e.toString());
-            closeQuietly(client);
-        }
+        admission.admit(client);
     }
 
     private static void pause() {
@@ -109,14 +95,6 @@ final class BoundConnectionListener extends DefaultConnectionListener {
             Thread.sleep(100);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // the connection is being given up anyway
         }
     }
 

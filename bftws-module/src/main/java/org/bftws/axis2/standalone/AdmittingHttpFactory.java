@@ -1,0 +1,105 @@
+package org.bftws.axis2.standalone;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+
+import org.apache.axis2.AxisFault;
+import org.apache.axis2.context.ConfigurationContext;
+import org.apache.axis2.transport.http.server.AxisHttpConnectionImpl;
+import org.apache.axis2.transport.http.server.DefaultHttpConnectionManager;
+import org.apache.axis2.transport.http.server.HttpConnectionManager;
+import org.apache.axis2.transport.http.server.HttpFactory;
+import org.apache.axis2.transport.http.server.IOProcessor;
+import org.apache.axis2.transport.http.server.WorkerFactory;
+import org.apache.http.params.HttpParams;
+import org.bftws.axis2.monitoring.HttpAdmissionCounters;
+import org.bftws.axis2.monitoring.StatusWorkerFactory;
+
+/**
+ * Axis2's HTTP server factory with what a node of this project needs: its listener binds a chosen address, its workers
+ * serve the bftws status page (/bftws/status) next to the services, and connections are admitted through a bounded
+ * queue ({@link HttpAdmission}: a fixed number of workers, {@code requestCoreThreadPoolSize} of axis2.xml, 100 by
+ * default; {@code maxQueuedConnections} of the node's group waiting; a 503 beyond; a connection that waited longer than
+ * {@code staleConnectionAfter} closed unread). Axis2's own factory queues connections without bound.
+ *
+ * <p>How the pieces meet: Axis2's SimpleHttpServer asks this factory for the workers ({@link #newRequestExecutor}:
+ * {@link HttpAdmission}'s pool, which Axis2 shuts down when it stops), the connection manager (Axis2's, running each
+ * connection's HTTP service on the thread that hands it the connection: the admission's worker) and the listener,
+ * which hands every accepted socket to the admission.
+ */
+@SuppressWarnings("deprecation") // HttpParams: deprecated in HttpCore 4, but part of Axis2 1.8.2's factory API
+public class AdmittingHttpFactory extends HttpFactory {
+
+    private final InetAddress bindAddress;
+    private volatile HttpConnectionManager manager;
+    private volatile HttpParams params;
+    private volatile HttpAdmission admission;
+    private volatile AdmittingConnectionListener listener;
+
+    /**
+     * @param bindAddress the address to listen on; the wildcard address listens on every interface
+     * @param port        the port; 0 picks a free one ({@link #boundAddress()} tells which)
+     */
+    public AdmittingHttpFactory(ConfigurationContext context, InetAddress bindAddress, int port) throws AxisFault {
+        this(context, bindAddress, port, new StatusWorkerFactory());
+    }
+
+    public AdmittingHttpFactory(ConfigurationContext context, InetAddress bindAddress, int port,
+                                WorkerFactory workers) throws AxisFault {
+        super(context, port, workers);
+        this.bindAddress = bindAddress;
+    }
+
+    @Override
+    public ExecutorService newRequestExecutor(int port) {
+        AdmissionPolicy policy = AdmissionPolicy.of(getConfigurationContext(), getRequestCoreThreadPoolSize());
+        HttpAdmission a = new HttpAdmission(policy, HttpAdmissionCounters.of(getConfigurationContext()),
+                this::serve, "HttpConnection-" + port);
+        admission = a;
+        return a.executor();
+    }
+
+    @Override
+    public HttpConnectionManager newRequestConnectionManager(ExecutorService requestExecutor,
+                                                             WorkerFactory workerFactory, HttpParams connectionParams) {
+        // the connection's HTTP service runs on the admission's worker that calls process(), not on another thread
+        HttpConnectionManager m = new DefaultHttpConnectionManager(getConfigurationContext(), Runnable::run,
+                workerFactory, connectionParams);
+        manager = m;
+        params = connectionParams;
+        return m;
+    }
+
+    @Override
+    public IOProcessor newRequestConnectionListener(int port, HttpConnectionManager connections,
+                                                    HttpParams connectionParams) throws IOException {
+        AdmittingConnectionListener l = new AdmittingConnectionListener(new InetSocketAddress(bindAddress, port),
+                connections, connectionParams, admission);
+        listener = l;
+        return l;
+    }
+
+    /** A worker's part: Axis2's HTTP service on the connection, until it closes. */
+    private void serve(java.net.Socket socket) throws IOException {
+        manager.process(new AxisHttpConnectionImpl(socket, params));
+    }
+
+    /** The admission of the server this factory built (null before the server was initialised). */
+    public HttpAdmission admission() {
+        return admission;
+    }
+
+    /** Why the listening socket could not be bound, or null when it was (or the server has not started). */
+    public IOException bindFailure() {
+        AdmittingConnectionListener l = listener;
+        return l == null ? new IOException("Axis2 created no HTTP listener") : l.bindFailure();
+    }
+
+    /** The address and port the server listens on, or null before it does. */
+    public InetSocketAddress boundAddress() {
+        AdmittingConnectionListener l = listener;
+        return l == null ? null : l.boundAddress();
+    }
+}
