@@ -27,6 +27,7 @@ public final class WsSecurity {
 
     private final WsSecuritySigner signer;
     private final WsSecurityVerifier verifier;
+    private final java.util.concurrent.atomic.LongAdder signatures = new java.util.concurrent.atomic.LongAdder();
 
     /**
      * @param self  this party's keys, or null for a verifier that never signs
@@ -112,6 +113,7 @@ public final class WsSecurity {
         }
         try {
             signer.sign(envelope);
+            signatures.increment();
         } catch (WSSecurityException e) {
             throw new IllegalStateException("cannot sign: " + e.getMessage(), e);
         }
@@ -127,6 +129,10 @@ public final class WsSecurity {
      * ({@link ReceivedBytes}), else its parsed envelope.
      */
     public AuthenticatedParty verify(org.apache.axis2.context.MessageContext incoming) throws SecurityRefusal {
+        if (!hasSecurityHeader(incoming.getEnvelope())) {
+            // "header removed": refused as WSS4J would, without a DOM copy of the message or any WSS4J work
+            throw new SecurityRefusal(RefusalReason.UNSIGNED, "no wsse:Security header");
+        }
         byte[] received = ReceivedBytes.of(incoming);
         return received == null ? verify(incoming.getEnvelope())
                 : verifyAsRead(received, ReceivedBytes.charsetOf(incoming), incoming.getEnvelope());
@@ -149,6 +155,26 @@ public final class WsSecurity {
     /** The same for raw bytes, e.g. a reply as it came off the wire in the MulticastSender. */
     public AuthenticatedParty verify(byte[] envelope) throws SecurityRefusal {
         return verifier.verify(DomBridge.parse(envelope));
+    }
+
+    /** How many envelopes this profile signed (each a public-key signature), since it was made. */
+    public long signaturesMade() {
+        return signatures.sum();
+    }
+
+    /** Whether {@code envelope}'s SOAP header holds a wsse:Security block (for any actor or role). */
+    static boolean hasSecurityHeader(SOAPEnvelope envelope) {
+        org.apache.axiom.soap.SOAPHeader header = envelope.getHeader();
+        if (header == null) {
+            return false;
+        }
+        for (java.util.Iterator<org.apache.axiom.om.OMElement> it = header.getChildElements(); it.hasNext(); ) {
+            javax.xml.namespace.QName name = it.next().getQName();
+            if (RefusalReason.WSSE_NS.equals(name.getNamespaceURI()) && "Security".equals(name.getLocalPart())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Signers' certificates whose path to the trust anchors this verifier remembers (tests). */

@@ -22,8 +22,14 @@ public final class WsSecurityAuthenticator implements MessageAuthenticator {
         return byGroup.computeIfAbsent(group.service(), s -> WsSecurity.forParty(config, self, group));
     }
 
+    /** WS-Security signatures this party made, every group together (each a public-key operation). */
+    public long signaturesMade() {
+        return byGroup.values().stream().mapToLong(WsSecurity::signaturesMade).sum();
+    }
+
     @Override
     public void protect(MessageContext outgoing, GroupConfig group) throws SecurityRefusal {
+        AuthenticatedParty.refuseToSignFaultToNobody(outgoing);
         security(group).signMessage(outgoing);
     }
 

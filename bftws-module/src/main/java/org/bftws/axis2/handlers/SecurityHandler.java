@@ -1,8 +1,10 @@
 package org.bftws.axis2.handlers;
 
+import org.bftws.axis2.security.RefusalAnswers;
 import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.MessageAuthenticator;
+import org.bftws.security.RefusalCounter;
 import org.bftws.security.RefusalLog;
 import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
@@ -22,10 +24,17 @@ import org.bftws.config.SecurityProfile;
 /**
  * The module's handler in Axis2's {@code Security} phase, in all four flows. Outgoing messages are protected and
  * incoming ones authenticated as the profile of the group they belong to says ({@link SecurityRuntime}); {@code none}
- * passes them through. A refused message ends in a SOAP fault whose reason says why (WS-Security fault code), and is
- * counted and logged. A verified message carries its sender as {@link SecurityRuntime#AUTHENTICATED_PARTY}.
+ * passes them through. A verified message carries its sender as {@link AuthenticatedParty#PROPERTY}.
+ * <p>
+ * A refused message is counted and logged (bounded, {@link RefusalLog}). A request a node refuses costs it no more:
+ * its exchange gets the constant unsigned fault of {@link RefusalAnswers} (the reason's short name, nothing echoed),
+ * or, beyond the sender address's refusal rate, an empty answer and a closed connection, and the flow ends there: no
+ * fault context, no out-fault flow, no signature. Any other fault to a request that carries no authenticated party
+ * (Axis2's own: a body that is not XML, the size refusal, addressing and dispatch faults) goes out unsigned too. A
+ * reply a client refuses ends in an AxisFault whose reason says why (WS-Security fault code), as before.
  */
 public class SecurityHandler extends AbstractHandler {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SecurityHandler.class);
 
     @Override
     public InvocationResponse invoke(MessageContext message) throws AxisFault {
@@ -50,6 +59,11 @@ public class SecurityHandler extends AbstractHandler {
         if (profile == SecurityProfile.NONE) {
             return InvocationResponse.CONTINUE;
         }
+        if (!incoming && AuthenticatedParty.isFaultToUnauthenticated(message)) {
+            // nobody to MAC it for, and a signature would be public-key work anybody could buy (AuthenticatedParty)
+            runtime.refusals().answeredUnsigned();
+            return InvocationResponse.CONTINUE;
+        }
         MessageAuthenticator authenticator = runtime.authenticator(profile).orElseThrow(() -> new AxisFault(
                 "BFT-WS security: group " + group.get().service() + " uses profile " + profile.name().toLowerCase()
                         + ", which this node cannot apply (no party name set, or no authenticator registered for it)"));
@@ -69,9 +83,17 @@ public class SecurityHandler extends AbstractHandler {
             }
         } catch (SecurityRefusal refusal) {
             long n = runtime.refusals().record(refusal.reason());
-            RefusalLog.of(message.getConfigurationContext()).refused(RefusalLog.peer(message),
-                    refusal.reason().shortName(), refusal.getMessage() + " (" + describe(message) + ")",
-                    "security refusals " + refusal.reason() + ": " + n);
+            RefusalLog log = RefusalLog.of(message.getConfigurationContext());
+            String peer = RefusalLog.peer(message);
+            String counter = "security refusals " + refusal.reason() + ": " + n;
+            if (incoming && message.isServerSide() && RefusalAnswers.canAnswer(message)) {
+                counter += answerRefusal(message, refusal.reason(), runtime, peer);
+                log.refused(peer, refusal.reason().shortName(), refusal.getMessage() + " (" + describe(message) + ")",
+                        counter);
+                return InvocationResponse.ABORT;
+            }
+            log.refused(peer, refusal.reason().shortName(), refusal.getMessage() + " (" + describe(message) + ")",
+                    counter);
             String text = refusal.getMessage();
             if (message.getFLOW() == MessageContext.IN_FAULT_FLOW && message.getEnvelope().hasFault()) {
                 // keep what the peer said, marked as unauthenticated, rather than hide it
@@ -81,6 +103,26 @@ public class SecurityHandler extends AbstractHandler {
             throw RefusalLog.alreadyLogged(new AxisFault(text, refusal.reason().faultCode()));
         }
         return InvocationResponse.CONTINUE;
+    }
+
+    /**
+     * Ends a refused request's exchange: the constant unsigned fault while its address is within its refusal rate,
+     * else an empty answer and a closed connection; counted either way. Returns what the log line adds about it (the
+     * refusal is logged once, by the caller, so repeats stay one summary per peer and reason). The flow stops here.
+     */
+    private static String answerRefusal(MessageContext request, RefusalReason reason, SecurityRuntime runtime,
+                                        String peer) {
+        if (!runtime.refusalBudget().tryAnswer(peer)) {
+            RefusalAnswers.closeUnanswered(request);
+            return "; " + RefusalCounter.CLOSED_OVER_RATE + ": " + runtime.refusals().closedOverRate();
+        }
+        runtime.refusals().answeredUnsigned();
+        try {
+            RefusalAnswers.answer(request, reason);
+        } catch (java.io.IOException e) {
+            LOG.debug("could not write the refusal to {} (client gone?): {}", peer, e.toString());
+        }
+        return "";
     }
 
     /** Whether {@code reply} answers a request the node made to its own service (never sent anywhere). */

@@ -7,7 +7,6 @@ import java.util.TreeMap;
 import org.bftws.axis2.node.BftwsNode;
 import org.bftws.rm.RmCounters;
 import org.bftws.security.RefusalCounter;
-import org.bftws.security.RefusalReason;
 
 /** {@link NodeMXBean} read live from a node's RM layer and security runtime. */
 public final class NodeMonitor implements NodeMXBean {
@@ -101,10 +100,6 @@ public final class NodeMonitor implements NodeMXBean {
     }
 
     static Map<String, Long> securityRefusals(RefusalCounter refusals) {
-        Map<String, Long> m = new TreeMap<>();
-        for (RefusalReason r : RefusalReason.values()) {
-            m.put(r.name(), refusals.count(r));
-        }
-        return m;
+        return refusals.asMap();
     }
 }

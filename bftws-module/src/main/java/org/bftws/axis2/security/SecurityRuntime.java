@@ -1,6 +1,7 @@
 package org.bftws.axis2.security;
 
 import org.bftws.security.MessageAuthenticator;
+import org.bftws.security.RefusalBudget;
 import org.bftws.security.RefusalCounter;
 import org.bftws.security.SecurityRefusal;
 import org.bftws.security.SignedEnvelope;
@@ -22,6 +23,7 @@ import org.apache.axis2.description.Parameter;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.KeyFileCheck;
+import org.bftws.config.LimitsConfig;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.config.ReplicasConfigReader;
 import org.bftws.config.SecurityProfile;
@@ -86,6 +88,7 @@ public final class SecurityRuntime {
     private final Optional<GroupConfig> ownGroup;
     private final Map<SecurityProfile, MessageAuthenticator> authenticators = new EnumMap<>(SecurityProfile.class);
     private final RefusalCounter refusals = new RefusalCounter();
+    private final RefusalBudget refusalBudget;
 
     /** @param self this node's or client's name in {@code config}; null for a party without keys */
     public SecurityRuntime(ReplicasConfig config, String self) {
@@ -103,6 +106,8 @@ public final class SecurityRuntime {
         this.config = config;
         this.self = self;
         this.ownGroup = self == null ? Optional.empty() : config.groupOfNode(self, service);
+        this.refusalBudget = new RefusalBudget(ownGroup.map(GroupConfig::limits).orElse(LimitsConfig.defaults())
+                .refusalsPerSecondPerAddress());
         if (self != null) {
             authenticators.put(SecurityProfile.WSSEC, new WsSecurityAuthenticator(config, self));
             // mac: HMAC between the nodes of a group, WS-Security for everything else (keys load on first use)
@@ -190,6 +195,22 @@ public final class SecurityRuntime {
     }
 
     public RefusalCounter refusals() { return refusals; }
+
+    /**
+     * How many refusals this node still answers per remote address (its group's
+     * {@code limits/@refusalsPerSecondPerAddress}); beyond it a refused request's connection is closed unanswered.
+     */
+    public RefusalBudget refusalBudget() { return refusalBudget; }
+
+    /**
+     * WS-Security signatures this party made so far, every group together: public-key operations, which a node makes
+     * only for parties it authenticated that share no MAC key with it (and, in {@code wssec}, for every authenticated
+     * party), never for a refusal.
+     */
+    public long signaturesMade() {
+        return authenticators.get(SecurityProfile.WSSEC) instanceof WsSecurityAuthenticator wssec
+                ? wssec.signaturesMade() : 0;
+    }
 
     public String self() { return self; }
 

@@ -70,6 +70,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
             if (isClientRequest(outgoing, group)) {
                 addRequestAuthenticator(outgoing.getEnvelope(), group);
             } else {
+                AuthenticatedParty.refuseToSignFaultToNobody(outgoing);
                 wsSecurity.apply(group).signMessage(outgoing);
             }
             return;

@@ -6,6 +6,8 @@ import org.bftws.voting.VotingCounters;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
@@ -18,6 +20,7 @@ import javax.xml.namespace.QName;
 import org.apache.axis2.context.MessageContext;
 import org.apache.axis2.context.OperationContext;
 import org.apache.axis2.description.InOutAxisOperation;
+import org.bftws.axis2.security.RefusalAnswers;
 import org.bftws.core.ReplyPolicy;
 import org.bftws.core.RequestId;
 import org.bftws.security.AuthenticatedParty;
@@ -88,6 +91,48 @@ class MacRepliesTest {
                 && wire.contains("to=\"client1\""), wire);
         assertFalse(wire.contains("wsse:Security"), "no RSA signature per reply: " + wire);
         assertEquals("replica1", client.authenticateReply(SignedReplies.parse(wire), group.group).orElseThrow());
+    }
+
+    @Test
+    void unsignedFaultsFromEveryNodeAreNeverCountedSoNothingIsDecidedAndNoSequenceEnds() throws Exception {
+        VotingReplyCollector c = collector();
+        // what replicas answer a request they refused, and unsigned faults that say the sequence ended
+        byte[] refusal = RefusalAnswers.envelope(true, RefusalReason.MAC_MISMATCH);
+        String terminated = "<soapenv:Envelope xmlns:soapenv=\"" + SignedReplies.SOAP11 + "\"><soapenv:Body>"
+                + "<soapenv:Fault><faultcode xmlns:wsrm=\"" + org.bftws.rm.Wsrm.NS + "\">wsrm:SequenceTerminated"
+                + "</faultcode><faultstring>the sequence ended</faultstring></soapenv:Fault></soapenv:Body>"
+                + "</soapenv:Envelope>";
+        NodeReply ended = new NodeReply(signed.endpoint(2), 500, SignedReplies.TEXT_XML,
+                terminated.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(ResponseInspector.endsSequence(ended), "decided, this fault would end the client's sequence");
+        c.offer(new NodeReply(signed.endpoint(0), 500, SignedReplies.TEXT_XML, refusal));
+        c.offer(new NodeReply(signed.endpoint(1), 500, SignedReplies.TEXT_XML, refusal));
+        c.offer(ended);
+        c.offer(new NodeReply(signed.endpoint(3), 500, SignedReplies.TEXT_XML, ended.body()));
+        assertNull(c.await(0, TimeUnit.MILLISECONDS), "nothing decided: " + c.whyUndecided());
+        assertTrue(decisions.isEmpty(), "no decided reply, so MulticastSender ends no sequence");
+        assertEquals(0, counters.counted.get(), "no unsigned fault counts as a vote");
+        assertEquals(4, counters.refusals().count(RefusalReason.UNSIGNED));
+        assertTrue(c.whyUndecided().contains("unsigned"), c.whyUndecided());
+    }
+
+    @Test
+    void aNodeRefusesToSignAFaultToARequestNobodyAuthenticated() throws Exception {
+        MessageContext request = new MessageContext();
+        request.setServerSide(true); // refused by authentication: no AuthenticatedParty
+        OperationContext operation = new OperationContext(new InOutAxisOperation(new QName("echo")), null);
+        operation.addMessageContext(request);
+        MessageContext fault = new MessageContext();
+        fault.setServerSide(true);
+        fault.setFLOW(MessageContext.OUT_FAULT_FLOW);
+        fault.setProcessingFault(true);
+        fault.setEnvelope(SignedReplies.parse(new String(RefusalAnswers.envelope(true, RefusalReason.UNSIGNED),
+                java.nio.charset.StandardCharsets.UTF_8)));
+        operation.addMessageContext(fault);
+        fault.setOperationContext(operation);
+        assertThrows(IllegalStateException.class, () -> node("replica1").protect(fault, group.group),
+                "a public-key signature for anybody who can reach the port must not be possible");
+        assertFalse(SignedReplies.text(fault.getEnvelope()).contains("wsse:Security"));
     }
 
     @Test

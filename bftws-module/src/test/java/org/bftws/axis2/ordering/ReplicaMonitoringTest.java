@@ -100,7 +100,8 @@ class ReplicaMonitoringTest {
             assertEquals(0, JMX_SERVER.getAttribute(names[2], "View"));
             assertEquals("replica0", JMX_SERVER.getAttribute(names[2], "Primary"));
             TabularData refusals = (TabularData) JMX_SERVER.getAttribute(names[2], "SecurityRefusals");
-            assertEquals(org.bftws.security.RefusalReason.values().length, refusals.size());
+            // every reason, and how refusals were answered (unsigned, or closed over the address rate)
+            assertEquals(org.bftws.security.RefusalReason.values().length + 2, refusals.size());
             NodeMXBean node = JMX.newMXBeanProxy(JMX_SERVER, JmxRegistrations.nodeName("replica2"), NodeMXBean.class);
             assertTrue(node.getRmCounters().get("messages accepted") >= 5, node.getRmCounters().toString());
 
