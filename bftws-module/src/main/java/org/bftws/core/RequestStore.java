@@ -47,6 +47,11 @@ final class RequestStore {
     private final SequenceRules rules;
     private long agreedTime;
     private final SequenceAges committedAges = new SequenceAges();
+    /**
+     * Clients with waiting requests and no progress, by their sequence's creation time: they expire by the same rule
+     * ({@link #committedNumber}), and their waiting requests go then, found without a scan.
+     */
+    private final SequenceAges waitingAges = new SequenceAges();
     private final SequenceAges endedAges = new SequenceAges();
     /** Digests that accepted pre-prepares name but whose bodies have not arrived, with the slots that wait. */
     private final Map<Digest, TreeSet<Long>> awaited = new HashMap<>();
@@ -89,7 +94,14 @@ final class RequestStore {
     }
 
     private void wait(Request r, long now) {
-        List<Waiting> atNumber = waiting.computeIfAbsent(r.id().client(), c -> new TreeMap<>())
+        String client = r.id().client();
+        if (!waiting.containsKey(client) && !committed.containsKey(client) && idleLimit > 0) {
+            long createdAt = rules.createdAt(client);
+            if (createdAt != SequenceRules.NO_CREATION_TIME) {
+                waitingAges.put(client, createdAt);
+            }
+        }
+        List<Waiting> atNumber = waiting.computeIfAbsent(client, c -> new TreeMap<>())
                 .computeIfAbsent(r.id().number(), n -> new ArrayList<>(1));
         if (atNumber.stream().noneMatch(w -> w.request().digest().equals(r.digest()))) {
             atNumber.add(new Waiting(r, arrivals++, now));
@@ -188,6 +200,12 @@ final class RequestStore {
      * expired clients in order.
      */
     List<String> advance(long time) {
+        List<String> expired = advanceClock(time);
+        expireWaitingWithoutProgress();
+        return expired;
+    }
+
+    private List<String> advanceClock(long time) {
         agreedTime = Math.max(agreedTime, time);
         if (idleLimit <= 0) {
             return List.of();
@@ -201,6 +219,23 @@ final class RequestStore {
             waiting.remove(c);
         }
         return expired;
+    }
+
+    /**
+     * Forgets the waiting requests of clients without progress whose sequence was created longer than the idle limit
+     * ago: expired by their creation time alone, as the executors refuse them ({@link #committedNumber}). Not
+     * reported as expired (no executor has an entry of them to expire).
+     */
+    private void expireWaitingWithoutProgress() {
+        if (idleLimit <= 0) {
+            return;
+        }
+        for (String c : waitingAges.removeOlderThan(agreedTime - idleLimit)) {
+            if (!committed.containsKey(c) && !ended.containsKey(c)) {
+                proposed.remove(c);
+                waiting.remove(c);
+            }
+        }
     }
 
     /**
@@ -233,6 +268,7 @@ final class RequestStore {
             return;
         }
         committed.put(id.client(), id.number());
+        waitingAges.remove(client);
         committedAges.put(client, ReplyTable.activeUntil(agreedTime, createdAt));
         proposed.merge(id.client(), id.number(), Math::max);
         TreeMap<Long, List<Waiting>> q = waiting.get(id.client());
@@ -260,7 +296,7 @@ final class RequestStore {
         table.endedClients().forEach(this::end);
         agreedTime = Math.max(agreedTime, table.agreedTime());
         // What the table no longer has expired (or never started): forgotten here as well.
-        advance(agreedTime);
+        advanceClock(agreedTime);
         for (Map.Entry<String, ReplyTable.Entry> e : table.entries().entrySet()) {
             long n = e.getValue().number();
             committedAges.put(e.getKey(), e.getValue().lastActive());
@@ -276,6 +312,7 @@ final class RequestStore {
                 }
             }
         }
+        expireWaitingWithoutProgress();
         proposed.clear();
     }
 
