@@ -68,15 +68,18 @@ final class ClaimProtocol {
             return;
         }
         boolean any = false;
-        for (RequestRef ref : c.refs()) {
+        int refused = 0;
+        for (RequestRef ref : c.refs()) { // each on its own: one refused claim takes none of the others with it
             if (relevant(ref)) {
                 if (claims.claimed(ref, c.sender())) {
                     any = true;
                 } else {
-                    out.drop(c, "node " + c.sender() + " has too many claims outstanding here");
-                    break;
+                    refused++;
                 }
             }
+        }
+        if (refused > 0) {
+            out.drop(c, refused + " of its claims: node " + c.sender() + " has too many claims outstanding here");
         }
         if (any) {
             normal.vouchesArrived();
