@@ -22,7 +22,8 @@ import java.util.Map;
  *       gated request runs only from then on: a faulty client whose authenticator is valid at only some nodes can
  *       never make a correct node suspect a correct primary).</li>
  * </ul>
- * Soft state: nothing here is persisted; claims are sent again while their requests wait.
+ * Soft state: nothing here is persisted; claims are sent again a few times, with backoff, while their requests wait
+ * ({@link ClaimProtocol}).
  *
  * <p>Memory: a claimant may have {@link #MAX_PER_CLAIMANT} entries outstanding here. An entry only that claimant
  * vouches for (not authenticated here, no other claimant) is <em>uncorroborated</em>; when the claimant's budget is
@@ -47,8 +48,15 @@ final class RequestClaims {
         /** The signed claims held for it, by signer. */
         final Map<Integer, SignedClaim> signed = new HashMap<>(4);
         boolean authenticatedHere;
-        /** This node signed a claim for it (the slow path started here). */
-        boolean signedHere;
+        /**
+         * The signed claim this node made for it (null: none yet; the slow path starts here): made once, and sent
+         * again as the same object when the request is claimed again.
+         */
+        SignedClaim ownSigned;
+        /** How many times this node claimed it again (bounded: {@link ClaimProtocol}). */
+        int reclaims;
+        /** When the slow path's scan first saw it (-1: not yet): how long others' claims of it have gone unproven. */
+        long seenAt = -1;
         /** The view whose primary this node forwarded the request's certificate to (-1: none). */
         int forwardedInView = -1;
         /** From when this node counts the request against the primary (-1: not yet; see the class comment). */
@@ -185,6 +193,11 @@ final class RequestClaims {
     boolean admitted(RequestRef ref) {
         Entry e = entries.get(ref);
         return e != null && (e.authenticatedHere || certified(e));
+    }
+
+    /** Whether 2f+1 agreement nodes (this one included) claimed {@code e}: at least f+1 correct ones did. */
+    boolean stronglyClaimed(Entry e) {
+        return e != null && Long.bitCount(e.claimants) >= membership.quorum();
     }
 
     /** Agreement nodes other than this one that claimed {@code ref}. */

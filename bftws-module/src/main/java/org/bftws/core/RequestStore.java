@@ -93,6 +93,38 @@ final class RequestStore {
         return Admission.NEW;
     }
 
+    /**
+     * Forgets waiting request {@code r} (abandoned: see {@link ClaimProtocol}): its waiting entry, its body unless a
+     * slot awaits it, its variant. A retransmission adds it again.
+     */
+    void abandon(Request r) {
+        forget(r, r.ref());
+    }
+
+    private void forget(Request body, RequestRef ref) {
+        RequestId id = ref.id();
+        TreeMap<Long, List<Waiting>> q = waiting.get(id.client());
+        if (q != null) {
+            List<Waiting> atNumber = q.get(id.number());
+            if (atNumber != null) {
+                atNumber.removeIf(w -> w.request().digest().equals(ref.digest()));
+                if (atNumber.isEmpty()) {
+                    q.remove(id.number());
+                }
+            }
+            if (q.isEmpty()) {
+                waiting.remove(id.client());
+            }
+        }
+        if (body != null && !awaited.containsKey(ref.digest())) {
+            bodies.remove(ref.digest());
+            List<Digest> known = variants.get(id);
+            if (known != null && known.remove(ref.digest()) && known.isEmpty()) {
+                variants.remove(id);
+            }
+        }
+    }
+
     private void wait(Request r, long now) {
         String client = r.id().client();
         if (!waiting.containsKey(client) && !committed.containsKey(client) && idleLimit > 0) {

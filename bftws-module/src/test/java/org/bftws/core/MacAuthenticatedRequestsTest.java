@@ -229,4 +229,66 @@ class MacAuthenticatedRequestsTest {
         }
     }
 
+    @Test
+    void claimsForARequestNobodyCorroboratesStopAfterTheRetries() {
+        TestCluster c = cluster();
+        Request bad = TestCluster.request("faulty-client", 1);
+        List<Claim> claims = new ArrayList<>();
+        List<SignedClaim> signed = new ArrayList<>();
+        long[] lastTick = {-1};
+        c.send(bad, 0); // the other entries do not verify
+        c.tickAndDeliver(10 * TIMEOUT, f -> {
+            if (f.from() == 0 && f.to() == 1 && f.message() instanceof Claim cl && cl.refs().contains(bad.ref())) {
+                claims.add(cl);
+                lastTick[0] = c.tick;
+            } else if (f.from() == 0 && f.to() == 1 && f.message() instanceof SignedClaim sc
+                    && sc.refs().contains(bad.ref())) {
+                signed.add(sc);
+                lastTick[0] = c.tick;
+            }
+            return true;
+        });
+        assertEquals(1 + ClaimProtocol.CLAIM_RETRIES, claims.size(), "claimed, then again a bounded number of times: "
+                + claims);
+        assertFalse(signed.isEmpty(), "the slow path signed a claim");
+        assertTrue(signed.stream().allMatch(sc -> sc == signed.get(0)), "signed once, sent again as the same claim");
+        assertTrue(lastTick[0] <= ClaimProtocol.abandonAfter(c.options), "claims after tick " + lastTick[0]);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(0, c.replica(i).claims.size(), "node " + i + " still keeps claims of it");
+        }
+        assertEquals(0, c.replica(0).requests.waitingCount(), "abandoned: no longer waiting");
+        assertNull(c.replica(0).requests.body(bad.digest()), "abandoned: its body is gone");
+        // The client sends it again: admitted afresh, and claimed once more.
+        claims.clear();
+        c.send(bad, 0);
+        c.tickAndDeliver(1, f -> {
+            if (f.from() == 0 && f.message() instanceof Claim cl && cl.refs().contains(bad.ref())) {
+                claims.add(cl);
+            }
+            return true;
+        });
+        assertEquals(1, c.replica(0).requests.waitingCount());
+        assertFalse(claims.isEmpty(), "a retransmission is claimed again");
+    }
+
+    @Test
+    void aRequestValidAtOneReplicaOnlyIsAbandonedAndForcesNoViewChange() {
+        TestCluster c = cluster();
+        Request bad = TestCluster.request("faulty-client", 1);
+        c.send(bad, 1); // only node 1's entry verifies
+        c.tickAndDeliver(10 * TIMEOUT);
+        assertTrue(c.viewChangesStarted.isEmpty(), "a faulty client forced a view change");
+        for (int i = 0; i < 4; i++) {
+            assertTrue(c.executedIds(i).isEmpty(), "node " + i);
+            assertEquals(0, c.replica(i).requests.waitingCount(), "node " + i + " still holds it");
+            assertEquals(0, c.replica(i).claims.size(), "node " + i + " still keeps claims of it");
+        }
+        Request good = TestCluster.request("correct-client", 1);
+        c.send(good);
+        c.tickAndDeliver(3);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(good.id()), c.executedIds(i), "node " + i + ": other clients are served");
+        }
+    }
+
 }
