@@ -200,6 +200,15 @@ final class RequestClaims {
         return e != null && Long.bitCount(e.claimants) >= membership.quorum();
     }
 
+    /**
+     * Whether {@code ref} is proven: certified, or claimed by 2f+1 agreement nodes. A correct node authenticated a
+     * proven request, so it is never the variant that makes room for another ({@link RequestStore#add}).
+     */
+    boolean proven(RequestRef ref) {
+        Entry e = entries.get(ref);
+        return certified(e) || stronglyClaimed(e);
+    }
+
     /** Agreement nodes other than this one that claimed {@code ref}. */
     int othersClaiming(RequestRef ref) {
         Entry e = entries.get(ref);

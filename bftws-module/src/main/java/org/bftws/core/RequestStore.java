@@ -69,6 +69,17 @@ final class RequestStore {
 
     /** A request from its client (or relayed with the client's signature): kept until it is ordered. */
     Admission add(Request r, long now) {
+        return add(r, now, variant -> false, variant -> false);
+    }
+
+    /**
+     * As {@link #add(Request, long)}; when {@code r} is {@code proven} (some correct node authenticated it) and its id
+     * has {@link #MAX_VARIANTS} variants already, the oldest variant that is {@code evictable} (unproven, named by no
+     * slot) makes room for it: a faulty client's variants cannot keep a proven request from being ordered. The
+     * evicted variants are returned by {@link #takeEvicted}.
+     */
+    Admission add(Request r, long now, java.util.function.Predicate<RequestRef> proven,
+                  java.util.function.Predicate<RequestRef> evictable) {
         RequestId id = r.id();
         long last = committedNumber(id.client());
         if (id.number() <= last) {
@@ -84,13 +95,37 @@ final class RequestStore {
             return Admission.KNOWN;
         }
         List<Digest> known = variants.computeIfAbsent(id, k -> new ArrayList<>(1));
-        if (known.size() >= MAX_VARIANTS) {
+        if (known.size() >= MAX_VARIANTS && (!proven.test(r.ref()) || !evictOne(id, known, evictable))) {
             return Admission.TOO_MANY_VARIANTS;
         }
         known.add(r.digest());
         bodies.put(r.digest(), r);
         wait(r, now);
         return Admission.NEW;
+    }
+
+    private final List<RequestRef> evicted = new ArrayList<>(0);
+
+    private boolean evictOne(RequestId id, List<Digest> known, java.util.function.Predicate<RequestRef> evictable) {
+        for (Digest d : known) {
+            RequestRef ref = new RequestRef(id, d);
+            if (!awaited.containsKey(d) && evictable.test(ref)) {
+                forget(bodies.get(d), ref);
+                evicted.add(ref);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The variants {@link #add} evicted since the last call. */
+    List<RequestRef> takeEvicted() {
+        if (evicted.isEmpty()) {
+            return List.of();
+        }
+        List<RequestRef> list = List.copyOf(evicted);
+        evicted.clear();
+        return list;
     }
 
     /**

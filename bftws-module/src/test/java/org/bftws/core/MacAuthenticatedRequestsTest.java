@@ -291,4 +291,24 @@ class MacAuthenticatedRequestsTest {
         }
     }
 
+    @Test
+    void aCertifiedRequestIsProposedEvenWhenAFaultyClientFilledItsVariants() {
+        TestCluster c = cluster();
+        // A faulty client fills the primary's variants of one id with requests only the primary authenticates ...
+        for (int v = 0; v < RequestStore.MAX_VARIANTS; v++) {
+            c.send(new Request(new RequestId("faulty-client", 1),
+                    ("primary only " + v).getBytes(StandardCharsets.UTF_8)), 0);
+        }
+        c.deliverAll();
+        // ... then sends the backups one more that they all authenticate: certified on their signed claims, its
+        // certificate forwarded to the primary, which must be able to order it.
+        Request certified = new Request(new RequestId("faulty-client", 1), "backups".getBytes(StandardCharsets.UTF_8));
+        c.send(certified, 1, 2, 3);
+        c.tickAndDeliver(4 * TIMEOUT);
+        assertTrue(c.viewChangesStarted.isEmpty(), "a faulty client forced a view change");
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(certified.digest()), c.executed.get(i).stream()
+                    .flatMap(e -> e.requests().stream()).map(Request::digest).toList(), "node " + i);
+        }
+    }
 }
