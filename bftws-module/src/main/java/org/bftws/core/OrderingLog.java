@@ -24,6 +24,28 @@ final class OrderingLog {
         return slots.tailMap(seq, false).values();
     }
 
+    /** The request digests that a slot above {@code seq} names (its pre-prepares, committed batch, certificate). */
+    Set<Digest> namedAbove(long seq) {
+        Set<Digest> named = new HashSet<>();
+        for (Slot s : above(seq)) {
+            List<Batch> batches = new ArrayList<>(2);
+            if (s.prePrepare != null) {
+                batches.add(s.prePrepare.batch());
+            }
+            s.otherPrePrepares.values().forEach(pp -> batches.add(pp.batch()));
+            if (s.committedBatch != null) {
+                batches.add(s.committedBatch);
+            }
+            if (s.certificate != null) {
+                batches.add(s.certificate.prePrepare().batch());
+            }
+            for (Batch b : batches) {
+                b.requests().forEach(ref -> named.add(ref.digest()));
+            }
+        }
+        return named;
+    }
+
     Collection<Slot> range(long afterSeq, long toSeq) {
         return afterSeq >= toSeq ? java.util.List.of() : slots.subMap(afterSeq, false, toSeq, true).values();
     }

@@ -22,11 +22,22 @@ import java.util.Map;
  *       gated request runs only from then on: a faulty client whose authenticator is valid at only some nodes can
  *       never make a correct node suspect a correct primary).</li>
  * </ul>
- * Soft state: nothing here is persisted; claims are sent again while their requests wait.
+ * Soft state: nothing here is persisted; claims are sent again a few times, with backoff, while their requests wait
+ * ({@link ClaimProtocol}).
+ *
+ * <p>Memory: a claimant may have {@link #MAX_PER_CLAIMANT} entries outstanding here. An entry only that claimant
+ * vouches for (not authenticated here, no other claimant) is <em>uncorroborated</em>; when the claimant's budget is
+ * full, its oldest uncorroborated entry makes room for the new one. A claim that adds a second claimant to an entry,
+ * or a signed claim that completes a certificate, is never refused: so a faulty client whose requests verify at one
+ * correct node only can fill that node's budget at its peers with entries nobody else claims, but never get its
+ * honest claims refused there.
  */
 final class RequestClaims {
 
-    /** Claims a node may have outstanding here for requests not yet ordered; more are ignored (memory bound). */
+    /**
+     * Entries a node may claim here for requests not yet ordered (memory bound); beyond it, its oldest entry nobody
+     * else vouches for goes, and only when it has none is a claim that no other claimant backs refused.
+     */
     static final int MAX_PER_CLAIMANT = 16_384;
 
     /** What this node knows of one gated request. */
@@ -37,8 +48,15 @@ final class RequestClaims {
         /** The signed claims held for it, by signer. */
         final Map<Integer, SignedClaim> signed = new HashMap<>(4);
         boolean authenticatedHere;
-        /** This node signed a claim for it (the slow path started here). */
-        boolean signedHere;
+        /**
+         * The signed claim this node made for it (null: none yet; the slow path starts here): made once, and sent
+         * again as the same object when the request is claimed again.
+         */
+        SignedClaim ownSigned;
+        /** How many times this node claimed it again (bounded: {@link ClaimProtocol}). */
+        int reclaims;
+        /** When the slow path's scan first saw it (-1: not yet): how long others' claims of it have gone unproven. */
+        long seenAt = -1;
         /** The view whose primary this node forwarded the request's certificate to (-1: none). */
         int forwardedInView = -1;
         /** From when this node counts the request against the primary (-1: not yet; see the class comment). */
@@ -56,6 +74,8 @@ final class RequestClaims {
     private final Map<RequestRef, Entry> entries = new LinkedHashMap<>();
     private final Map<RequestId, List<RequestRef>> byId = new HashMap<>();
     private final Map<Integer, Integer> outstanding = new HashMap<>();
+    /** Per claimant, its uncorroborated entries (see the class comment), oldest first. */
+    private final Map<Integer, java.util.LinkedHashSet<RequestRef>> uncorroborated = new HashMap<>();
 
     RequestClaims(Membership membership, int self) {
         if (membership.agreementCount() > 64) {
@@ -86,34 +106,73 @@ final class RequestClaims {
             return false;
         }
         e.authenticatedHere = true;
+        corroborated(e);
         e.claimants |= 1L << self;
         return true;
     }
 
-    /** Records that {@code claimant} claimed {@code ref}; false when that claimant has too many outstanding. */
+    /**
+     * Records that {@code claimant} claimed {@code ref}; false when that claimant has too many entries outstanding
+     * here, none of which it alone vouches for, and this claim would be the only voucher of its entry too.
+     */
     boolean claimed(RequestRef ref, int claimant) {
         Entry e = entries.get(ref);
         long bit = 1L << claimant;
         if (e != null && (e.claimants & bit) != 0) {
             return true;
         }
-        if (claimant != self && outstanding.getOrDefault(claimant, 0) >= MAX_PER_CLAIMANT) {
+        boolean backed = e != null && (e.authenticatedHere || (e.claimants & ~bit) != 0);
+        if (claimant != self && !backed && outstanding.getOrDefault(claimant, 0) >= MAX_PER_CLAIMANT
+                && !evictOldestUncorroborated(claimant)) {
             return false;
         }
-        e = entry(ref);
-        e.claimants |= bit;
+        return add(ref, claimant);
+    }
+
+    private boolean add(RequestRef ref, int claimant) {
+        Entry e = entry(ref);
         if (claimant != self) {
+            if (e.claimants == 0 && !e.authenticatedHere) {
+                uncorroborated.computeIfAbsent(claimant, k -> new java.util.LinkedHashSet<>()).add(ref);
+            } else {
+                corroborated(e);
+            }
             outstanding.merge(claimant, 1, Integer::sum);
         }
+        e.claimants |= 1L << claimant;
+        return true;
+    }
+
+    /** {@code e} gains a second voucher: its first claimant no longer vouches for it alone. */
+    private void corroborated(Entry e) {
+        long others = e.claimants & ~(1L << self);
+        if (Long.bitCount(others) == 1) {
+            int only = Long.numberOfTrailingZeros(others);
+            java.util.Set<RequestRef> alone = uncorroborated.get(only);
+            if (alone != null && alone.remove(e.ref) && alone.isEmpty()) {
+                uncorroborated.remove(only);
+            }
+        }
+    }
+
+    private boolean evictOldestUncorroborated(int claimant) {
+        java.util.LinkedHashSet<RequestRef> alone = uncorroborated.get(claimant);
+        if (alone == null || alone.isEmpty()) {
+            return false;
+        }
+        forget(alone.iterator().next());
         return true;
     }
 
     /**
      * Records a signed claim for {@code ref}; true when it made the request certified (f+1 distinct signers) just
-     * now.
+     * now. One that completes a certificate is taken whatever its signer's budget.
      */
     boolean signedClaim(RequestRef ref, SignedClaim sc) {
-        if (!claimed(ref, sc.sender())) {
+        Entry known = entries.get(ref);
+        boolean completes = known != null && !known.signed.containsKey(sc.sender())
+                && known.signed.size() + 1 >= membership.weakQuorum();
+        if (!claimed(ref, sc.sender()) && !(completes && add(ref, sc.sender()))) {
             return false;
         }
         Entry e = entry(ref);
@@ -134,6 +193,20 @@ final class RequestClaims {
     boolean admitted(RequestRef ref) {
         Entry e = entries.get(ref);
         return e != null && (e.authenticatedHere || certified(e));
+    }
+
+    /** Whether 2f+1 agreement nodes (this one included) claimed {@code e}: at least f+1 correct ones did. */
+    boolean stronglyClaimed(Entry e) {
+        return e != null && Long.bitCount(e.claimants) >= membership.quorum();
+    }
+
+    /**
+     * Whether {@code ref} is proven: certified, or claimed by 2f+1 agreement nodes. A correct node authenticated a
+     * proven request, so it is never the variant that makes room for another ({@link RequestStore#add}).
+     */
+    boolean proven(RequestRef ref) {
+        Entry e = entries.get(ref);
+        return certified(e) || stronglyClaimed(e);
     }
 
     /** Agreement nodes other than this one that claimed {@code ref}. */
@@ -203,11 +276,21 @@ final class RequestClaims {
         done.forEach(this::ordered);
     }
 
+    /** Forgets everything known of {@code ref} (an abandoned request, an evicted variant or entry). */
+    void forget(RequestRef ref) {
+        List<RequestRef> refs = byId.get(ref.id());
+        if (refs != null && refs.remove(ref) && refs.isEmpty()) {
+            byId.remove(ref.id());
+        }
+        remove(ref);
+    }
+
     private void remove(RequestRef ref) {
         Entry e = entries.remove(ref);
         if (e == null) {
             return;
         }
+        corroborated(e);
         long bits = e.claimants & ~(1L << self);
         for (int node = 0; bits != 0; node++, bits >>>= 1) {
             if ((bits & 1) != 0) {

@@ -39,7 +39,7 @@ final class RequestIntake {
             // before the body counts as arrived, so a slot waiting for it can be prepared at once
             replica.claimProtocol.authenticated(r);
         }
-        RequestStore.Admission a = replica.requests.add(r, replica.now);
+        RequestStore.Admission a = gated ? addGated(r) : replica.requests.add(r, replica.now);
         switch (a) {
             case NEW -> {
                 replica.pacing.arrived(r.id().client(), replica.now);
@@ -54,7 +54,7 @@ final class RequestIntake {
                 }
             }
             case TOO_FAR_AHEAD -> replica.out.drop(r, "too far ahead of its client's last ordered request");
-            case TOO_MANY_VARIANTS -> {
+            case TOO_MANY_VARIANTS -> { // an unproven variant, or every variant held is proven or in a slot
                 // Still a body a pre-prepare may await (a nested request has a variant per caller replica's signature)
                 if (replica.requests.addAwaitedBody(r)) {
                     normal.bodyArrived(r.digest());
@@ -71,5 +71,32 @@ final class RequestIntake {
             }
         }
         normal.tryPropose();
+    }
+
+    /**
+     * A gated request: when it is proven (certified, or claimed by 2f+1 nodes: a correct node authenticated it) and
+     * its faulty client filled its id's variants, an unproven variant that no slot names makes room for it. So a
+     * correct primary can always order a request whose certificate a backup forwarded to it, and a backup suspects
+     * only a primary that ignores a proof it can use.
+     */
+    private RequestStore.Admission addGated(Request r) {
+        RequestClaims claims = replica.claims;
+        var named = new Object() { // what the log names, found only if a variant must make room
+            java.util.Set<Digest> digests;
+
+            boolean contains(Digest d) {
+                if (digests == null) {
+                    digests = replica.log.namedAbove(replica.checkpoints.stableSeq());
+                }
+                return digests.contains(d);
+            }
+        };
+        RequestStore.Admission a = replica.requests.add(r, replica.now, claims::proven,
+                ref -> !claims.proven(ref) && !named.contains(ref.digest()));
+        for (RequestRef evicted : replica.requests.takeEvicted()) {
+            claims.forget(evicted);
+            replica.out.drop(evicted, "a variant nobody proved made room for a proven request with its id");
+        }
+        return a;
     }
 }

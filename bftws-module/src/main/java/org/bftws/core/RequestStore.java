@@ -47,6 +47,11 @@ final class RequestStore {
     private final SequenceRules rules;
     private long agreedTime;
     private final SequenceAges committedAges = new SequenceAges();
+    /**
+     * Clients with waiting requests and no progress, by their sequence's creation time: they expire by the same rule
+     * ({@link #committedNumber}), and their waiting requests go then, found without a scan.
+     */
+    private final SequenceAges waitingAges = new SequenceAges();
     private final SequenceAges endedAges = new SequenceAges();
     /** Digests that accepted pre-prepares name but whose bodies have not arrived, with the slots that wait. */
     private final Map<Digest, TreeSet<Long>> awaited = new HashMap<>();
@@ -64,6 +69,17 @@ final class RequestStore {
 
     /** A request from its client (or relayed with the client's signature): kept until it is ordered. */
     Admission add(Request r, long now) {
+        return add(r, now, variant -> false, variant -> false);
+    }
+
+    /**
+     * As {@link #add(Request, long)}; when {@code r} is {@code proven} (some correct node authenticated it) and its id
+     * has {@link #MAX_VARIANTS} variants already, the oldest variant that is {@code evictable} (unproven, named by no
+     * slot) makes room for it: a faulty client's variants cannot keep a proven request from being ordered. The
+     * evicted variants are returned by {@link #takeEvicted}.
+     */
+    Admission add(Request r, long now, java.util.function.Predicate<RequestRef> proven,
+                  java.util.function.Predicate<RequestRef> evictable) {
         RequestId id = r.id();
         long last = committedNumber(id.client());
         if (id.number() <= last) {
@@ -79,7 +95,7 @@ final class RequestStore {
             return Admission.KNOWN;
         }
         List<Digest> known = variants.computeIfAbsent(id, k -> new ArrayList<>(1));
-        if (known.size() >= MAX_VARIANTS) {
+        if (known.size() >= MAX_VARIANTS && (!proven.test(r.ref()) || !evictOne(id, known, evictable))) {
             return Admission.TOO_MANY_VARIANTS;
         }
         known.add(r.digest());
@@ -88,8 +104,71 @@ final class RequestStore {
         return Admission.NEW;
     }
 
+    private final List<RequestRef> evicted = new ArrayList<>(0);
+
+    private boolean evictOne(RequestId id, List<Digest> known, java.util.function.Predicate<RequestRef> evictable) {
+        for (Digest d : known) {
+            RequestRef ref = new RequestRef(id, d);
+            if (!awaited.containsKey(d) && evictable.test(ref)) {
+                forget(bodies.get(d), ref);
+                evicted.add(ref);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The variants {@link #add} evicted since the last call. */
+    List<RequestRef> takeEvicted() {
+        if (evicted.isEmpty()) {
+            return List.of();
+        }
+        List<RequestRef> list = List.copyOf(evicted);
+        evicted.clear();
+        return list;
+    }
+
+    /**
+     * Forgets waiting request {@code r} (abandoned: see {@link ClaimProtocol}): its waiting entry, its body unless a
+     * slot awaits it, its variant. A retransmission adds it again.
+     */
+    void abandon(Request r) {
+        forget(r, r.ref());
+    }
+
+    private void forget(Request body, RequestRef ref) {
+        RequestId id = ref.id();
+        TreeMap<Long, List<Waiting>> q = waiting.get(id.client());
+        if (q != null) {
+            List<Waiting> atNumber = q.get(id.number());
+            if (atNumber != null) {
+                atNumber.removeIf(w -> w.request().digest().equals(ref.digest()));
+                if (atNumber.isEmpty()) {
+                    q.remove(id.number());
+                }
+            }
+            if (q.isEmpty()) {
+                waiting.remove(id.client());
+            }
+        }
+        if (body != null && !awaited.containsKey(ref.digest())) {
+            bodies.remove(ref.digest());
+            List<Digest> known = variants.get(id);
+            if (known != null && known.remove(ref.digest()) && known.isEmpty()) {
+                variants.remove(id);
+            }
+        }
+    }
+
     private void wait(Request r, long now) {
-        List<Waiting> atNumber = waiting.computeIfAbsent(r.id().client(), c -> new TreeMap<>())
+        String client = r.id().client();
+        if (!waiting.containsKey(client) && !committed.containsKey(client) && idleLimit > 0) {
+            long createdAt = rules.createdAt(client);
+            if (createdAt != SequenceRules.NO_CREATION_TIME) {
+                waitingAges.put(client, createdAt);
+            }
+        }
+        List<Waiting> atNumber = waiting.computeIfAbsent(client, c -> new TreeMap<>())
                 .computeIfAbsent(r.id().number(), n -> new ArrayList<>(1));
         if (atNumber.stream().noneMatch(w -> w.request().digest().equals(r.digest()))) {
             atNumber.add(new Waiting(r, arrivals++, now));
@@ -188,6 +267,12 @@ final class RequestStore {
      * expired clients in order.
      */
     List<String> advance(long time) {
+        List<String> expired = advanceClock(time);
+        expireWaitingWithoutProgress();
+        return expired;
+    }
+
+    private List<String> advanceClock(long time) {
         agreedTime = Math.max(agreedTime, time);
         if (idleLimit <= 0) {
             return List.of();
@@ -201,6 +286,23 @@ final class RequestStore {
             waiting.remove(c);
         }
         return expired;
+    }
+
+    /**
+     * Forgets the waiting requests of clients without progress whose sequence was created longer than the idle limit
+     * ago: expired by their creation time alone, as the executors refuse them ({@link #committedNumber}). Not
+     * reported as expired (no executor has an entry of them to expire).
+     */
+    private void expireWaitingWithoutProgress() {
+        if (idleLimit <= 0) {
+            return;
+        }
+        for (String c : waitingAges.removeOlderThan(agreedTime - idleLimit)) {
+            if (!committed.containsKey(c) && !ended.containsKey(c)) {
+                proposed.remove(c);
+                waiting.remove(c);
+            }
+        }
     }
 
     /**
@@ -233,6 +335,7 @@ final class RequestStore {
             return;
         }
         committed.put(id.client(), id.number());
+        waitingAges.remove(client);
         committedAges.put(client, ReplyTable.activeUntil(agreedTime, createdAt));
         proposed.merge(id.client(), id.number(), Math::max);
         TreeMap<Long, List<Waiting>> q = waiting.get(id.client());
@@ -260,7 +363,7 @@ final class RequestStore {
         table.endedClients().forEach(this::end);
         agreedTime = Math.max(agreedTime, table.agreedTime());
         // What the table no longer has expired (or never started): forgotten here as well.
-        advance(agreedTime);
+        advanceClock(agreedTime);
         for (Map.Entry<String, ReplyTable.Entry> e : table.entries().entrySet()) {
             long n = e.getValue().number();
             committedAges.put(e.getKey(), e.getValue().lastActive());
@@ -276,6 +379,7 @@ final class RequestStore {
                 }
             }
         }
+        expireWaitingWithoutProgress();
         proposed.clear();
     }
 

@@ -182,6 +182,42 @@ final class Oracle {
                 + " misbehaves: " + reason);
     }
 
+    /** When each node last admitted each flooded request (node, then request): from then on it may claim it. */
+    private final Map<Integer, Map<org.bftws.core.RequestRef, Long>> floodAdmitted = new HashMap<>();
+    /** Claims correct nodes sent of flooded requests long after they last admitted them, by request. */
+    private final Map<org.bftws.core.RequestRef, String> lateClaims = new java.util.LinkedHashMap<>();
+
+    /**
+     * Node {@code node} admitted flooded request {@code ref} (its authenticator entry verified there) at its own tick
+     * {@code now} (the ticks it ran: a paused node's timers stand still).
+     */
+    void floodAdmitted(int node, org.bftws.core.RequestRef ref, long now) {
+        floodAdmitted.computeIfAbsent(node, n -> new HashMap<>()).put(ref, now);
+    }
+
+    /**
+     * Correct node {@code node} claims flooded request {@code ref} at {@code now}: more than {@code quiet} ticks after
+     * it last admitted it, that is a claim after it should have abandoned the request, unless the request is ordered
+     * after all (then it was corroborated: checked at the end, {@link #reportClaimsAfterAbandonment}).
+     */
+    void floodClaimed(int node, org.bftws.core.RequestRef ref, long now, long quiet, String kind) {
+        Long at = floodAdmitted.getOrDefault(node, Map.of()).get(ref);
+        if (at == null || now - at > quiet) {
+            lateClaims.putIfAbsent(ref, "node " + node + " sent a " + kind + " of " + ref + " at its tick " + now + ", "
+                    + (at == null ? "never having admitted it" : (now - at) + " ticks after it last admitted it")
+                    + " (bound " + quiet + ")");
+        }
+    }
+
+    /** The run is over: claims of flooded requests sent long after their admission, for requests never executed. */
+    void reportClaimsAfterAbandonment() {
+        lateClaims.forEach((ref, what) -> {
+            if (!executedAt.containsKey(ref.id())) {
+                violation("claims after abandonment", what + ", and it was never ordered");
+            }
+        });
+    }
+
     /** A correct node's gate admitted the nested request {@code r} (it came in through onRequest). */
     void admittedNested(Request r) {
         admittedNested.add(r.digest());

@@ -18,7 +18,49 @@ public record Scenario(long seed, String configuration, Membership membership, R
                        int correctClients, int requestsPerClient, boolean byzantineClient,
                        double loss, double duplication, int maxDelay, int faultTicks,
                        List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
-                       boolean macRequests, SequenceEnds ends, Expiry expiry, Reads reads, SlowService slow) {
+                       boolean macRequests, SequenceEnds ends, Expiry expiry, Reads reads, SlowService slow,
+                       Flood flood) {
+
+    /** A schedule without a flooding client. */
+    public Scenario(long seed, String configuration, Membership membership, ReplicaOptions options,
+                    int correctClients, int requestsPerClient, boolean byzantineClient,
+                    double loss, double duplication, int maxDelay, int faultTicks,
+                    List<Partition> partitions, List<Crash> crashes, Map<Integer, Set<Behavior>> byzantine,
+                    boolean macRequests, SequenceEnds ends, Expiry expiry, Reads reads, SlowService slow) {
+        this(seed, configuration, membership, options, correctClients, requestsPerClient, byzantineClient, loss,
+                duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests, ends, expiry, reads,
+                slow, Flood.NONE);
+    }
+
+    /**
+     * A faulty client that floods the group (issue 34) from tick {@code from} to tick {@code to}: {@code perTick}
+     * requests a tick, each sequence it opens carrying {@code perSequence} of them (numbers 1, 2, ...; beyond the
+     * nodes' window some are too far ahead). Each request's MAC authenticator verifies, at random, nowhere, at the
+     * primary of the current view only, at its backups only, or at f+1 random agreement nodes; and now and then the
+     * client sends the primary {@code MAX_VARIANTS} different requests under one id, valid there only, and the
+     * backups one more, valid at all of them (certified there: the primary must be able to order it). It never
+     * retransmits. Only in schedules with MACs; with {@link #onlyTheClientMisbehaves} no view change may follow.
+     */
+    public record Flood(int from, int to, int perTick, int perSequence) {
+        public static final Flood NONE = new Flood(-1, -1, 0, 0);
+
+        public boolean on() {
+            return perTick > 0;
+        }
+
+        @Override
+        public String toString() {
+            return on() ? perTick + " requests a tick from tick " + from + " to " + to + ", " + perSequence
+                    + " per sequence" : "off";
+        }
+    }
+
+    /** This schedule with {@code flood} as its flooding client. */
+    public Scenario withFlood(Flood flood) {
+        return new Scenario(seed, configuration, membership, options, correctClients, requestsPerClient,
+                byzantineClient, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests,
+                ends, expiry, reads, slow, flood);
+    }
 
     /** A schedule without read-only requests. */
     public Scenario(long seed, String configuration, Membership membership, ReplicaOptions options,
@@ -49,14 +91,14 @@ public record Scenario(long seed, String configuration, Membership membership, R
     public Scenario withOptions(ReplicaOptions changed) {
         return new Scenario(seed, configuration, membership, changed, correctClients, requestsPerClient,
                 byzantineClient, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests,
-                ends, expiry, reads, slow);
+                ends, expiry, reads, slow, flood);
     }
 
     /** This schedule with {@code slow} as its slow service. */
     public Scenario withSlowService(SlowService slow) {
         return new Scenario(seed, configuration, membership, options, correctClients, requestsPerClient,
                 byzantineClient, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests,
-                ends, expiry, reads, slow);
+                ends, expiry, reads, slow, flood);
     }
 
     /**
@@ -85,7 +127,7 @@ public record Scenario(long seed, String configuration, Membership membership, R
     public Scenario withReads(Reads reads) {
         return new Scenario(seed, configuration, membership, options, correctClients, requestsPerClient,
                 byzantineClient, loss, duplication, maxDelay, faultTicks, partitions, crashes, byzantine, macRequests,
-                ends, expiry, reads, slow);
+                ends, expiry, reads, slow, flood);
     }
 
     /** Simulated wall-clock milliseconds per tick (the nodes' clocks and the sequences' creation times). */
@@ -181,7 +223,7 @@ public record Scenario(long seed, String configuration, Membership membership, R
      * short delays. A view change in such a schedule would be one a client forced.
      */
     public boolean onlyTheClientMisbehaves() {
-        return (byzantineClient || ends.replayer()) && byzantine.isEmpty() && crashes.isEmpty() && partitions.isEmpty() && loss == 0
+        return (byzantineClient || ends.replayer() || flood.on()) && byzantine.isEmpty() && crashes.isEmpty() && partitions.isEmpty() && loss == 0
                 && duplication == 0 && maxDelay <= 3;
     }
 
@@ -192,6 +234,7 @@ public record Scenario(long seed, String configuration, Membership membership, R
                 .append(correctClients).append(" clients x ").append(requestsPerClient).append(" requests")
                 .append(byzantineClient ? " + a Byzantine client" : "")
                 .append(ends.replayer() ? " + a client replaying on its ended sequence" : "")
+                .append(flood.on() ? " + a flooding client (" + flood + ")" : "")
                 .append(macRequests ? ", requests authenticated with MACs" : "")
                 .append(ends.terminate() ? ", clients terminate their sequences" : "")
                 .append(reads.on() ? ", clients read (read-only requests, rule " + reads.rule() + ")" : "").append('\n');

@@ -35,7 +35,38 @@ public final class ScenarioGenerator {
         if (!s.membership().hasExecutionOnlyNodes() && new Random(seed * 389 + 0x74656e74L).nextBoolean()) {
             s = s.withOptions(s.options().withTentativeExecution(true));
         }
-        return s;
+        return flooded(seed, s);
+    }
+
+    /**
+     * A flooding client (issue 34) in a quarter of the schedules with MACs, from a stream of its own (every schedule
+     * without one is drawn as before); in half of those nothing else misbehaves (no faulty or crashing node, no
+     * partition, no loss, short delays), so any view change is one the flood forced.
+     */
+    private static Scenario flooded(long seed, Scenario s) {
+        Random rnd = new Random(seed * 211 + 0x666c6f6fL);
+        if (!s.macRequests() || rnd.nextInt(4) != 0) {
+            return s;
+        }
+        int from = rnd.nextInt(Math.max(1, s.faultTicks() / 2));
+        Scenario.Flood flood = new Scenario.Flood(from, Math.min(s.faultTicks(), from + 10 + rnd.nextInt(30)),
+                2 + rnd.nextInt(7), 1 + rnd.nextInt(12));
+        if (rnd.nextBoolean()) {
+            Scenario.Expiry expiry = expiry(seed, s.membership(), new TreeMap<>(), true);
+            ReplicaOptions options = s.options().withSequenceExpiry(expiry.idleLimit(), expiry.clockBound());
+            if (!expiry.on()) {
+                options = new ReplicaOptions(options.checkpointInterval(), options.watermarkWindow(),
+                        options.batchMaxSize(), options.batchDelayTicks(), options.maxBatchesInFlight(),
+                        options.viewChangeTimeout(), options.statusPeriod(), options.fetchTimeout(),
+                        options.maxPendingPerClient(), options.clientWaitTicks(), 0, options.clockBound(),
+                        options.tentativeExecution());
+            }
+            s = new Scenario(seed, s.configuration(), s.membership(), options, s.correctClients(),
+                    s.requestsPerClient(), s.byzantineClient(), 0, 0, 1 + rnd.nextInt(3), s.faultTicks(), List.of(),
+                    List.of(), Map.of(), true, s.ends(), expiry, s.reads(), Scenario.SlowService.NONE, flood);
+            return s;
+        }
+        return s.withFlood(flood);
     }
 
     private static Scenario draw(long seed) {

@@ -64,6 +64,8 @@ public final class Simulation {
     private final TentativeWindows tentativeWindows;
     private final Observations observations;
     private long now;
+    /** Ticks each node has run (a paused node's time stands still): its own clock, for the flood's checks. */
+    private final long[] ticked;
 
     private Simulation(Scenario scenario, boolean traced) {
         this.scenario = scenario;
@@ -83,6 +85,7 @@ public final class Simulation {
         this.previousState = new byte[n][];
         this.lies = new Random(scenario.seed() ^ 0x6c696573L);
         this.down = new boolean[n];
+        this.ticked = new long[n];
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
             disks.add(new ArrayList<>());
@@ -110,6 +113,9 @@ public final class Simulation {
         if (scenario.byzantineClient()) {
             addClient(new SimClient("evil", scenario.requestsPerClient(), true, membership,
                     new Random(scenario.seed() ^ 0x5eed)));
+        }
+        if (scenario.flood().on()) {
+            addClient(SimClient.flooder(scenario.flood(), membership, new Random(scenario.seed() ^ 0xf100dL), timed));
         }
         this.trace = traced ? new StringBuilder(scenario.describe()) : null;
     }
@@ -154,6 +160,7 @@ public final class Simulation {
             }
             for (int i = 0; i < nodes.length; i++) {
                 if (!down[i]) {
+                    ticked[i]++;
                     process(i, nodes[i].onTick());
                 }
             }
@@ -164,12 +171,16 @@ public final class Simulation {
             }
             smuggleNested();
             if (!oracle.violations().isEmpty()
-                    || (now > scenario.faultTicks() && correctClientsDone() && oracle.pendingAcceptances() == 0)) {
+                    || (now > scenario.faultTicks() && correctClientsDone() && oracle.pendingAcceptances() == 0
+                    && now > floodQuietFrom() + 2L * scenario.options().statusPeriod())) {
                 break;
             }
         }
         if (oracle.violations().isEmpty() && correctClientsDone()) {
             oracle.reportUnconfirmed();
+        }
+        if (oracle.violations().isEmpty()) {
+            oracle.reportClaimsAfterAbandonment();
         }
         String stuck = oracle.violations().isEmpty() && !correctClientsDone() ? stuckReport() : null;
         return new Result(scenario, List.copyOf(oracle.violations()), stuck, now, network.sent(),
@@ -181,6 +192,36 @@ public final class Simulation {
         if (scenario.expiry().on() && !down[i]) {
             process(i, nodes[i].onClock(Math.max(0, now * Scenario.MS_PER_TICK + scenario.expiry().skew(i))));
         }
+    }
+
+    /**
+     * Ticks after a correct node last admitted a request by which it has stopped claiming it if nobody corroborated
+     * it: an upper bound of the core's abandonment time (its claims, their retries after 1, 3 and 7 status periods,
+     * the slow path) plus its scan period.
+     */
+    private long floodQuiet() {
+        org.bftws.core.ReplicaOptions o = scenario.options();
+        long slow = Math.max(o.fetchTimeout(), o.viewChangeTimeout() / 4);
+        return 2L * o.viewChangeTimeout() + 8L * o.statusPeriod() + 4L * o.fetchTimeout() + slow;
+    }
+
+    /** The tick from which the flood's requests must no longer be claimed by correct nodes (-1: no flood). */
+    private long floodQuietFrom() {
+        return scenario.flood().on() ? scenario.flood().to() + floodQuiet() : -1;
+    }
+
+    private static boolean flooded(Request r) {
+        return SimClient.clientOf(r.id().client()).equals(SimClient.FLOODER);
+    }
+
+    /** The primary of the view the first correct agreement node is in: whom the flooding client aims at. */
+    int currentPrimary() {
+        for (int i = 0; i < membership.agreementCount(); i++) {
+            if (!scenario.faulty(i)) {
+                return membership.primary(nodes[i].view());
+            }
+        }
+        return membership.primary(0);
     }
 
     static boolean isNested(String client) {
@@ -297,6 +338,9 @@ public final class Simulation {
             if (isNested(r.id().client()) && !scenario.faulty(e.to())) {
                 oracle.admittedNested(r);
             }
+            if (flooded(r)) {
+                oracle.floodAdmitted(e.to(), r.ref(), ticked[e.to()]);
+            }
             process(e.to(), nodes[e.to()].onRequest(r));
             return;
         }
@@ -347,6 +391,9 @@ public final class Simulation {
         List<Request> bodies = new ArrayList<>();
         for (Request r : fw.requests()) {
             if (!isNested(r.id().client()) && signatures.clientSigned(r) && authenticators.authenticates(to, r)) {
+                if (flooded(r)) {
+                    oracle.floodAdmitted(to, r.ref(), ticked[to]);
+                }
                 process(to, nodes[to].onRequest(r));
             } else {
                 bodies.add(r);
@@ -417,6 +464,18 @@ public final class Simulation {
     private void route(int from, Output.Send send) {
         Message m = send.message();
         count("sent " + m.getClass().getSimpleName());
+        // Claims the node broadcasts (its claims, their retries, its signed claim): not a certificate forwarded to the
+        // primary nor an answer to a node that asked for a request it holds (both go to one node, and only for a
+        // request some correct node can prove, or one it still holds)
+        if (scenario.flood().on() && !scenario.faulty(from) && send.to() instanceof Destination.AgreementNodes) {
+            List<org.bftws.core.RequestRef> claimed = m instanceof org.bftws.core.Claim c ? c.refs()
+                    : m instanceof org.bftws.core.SignedClaim sc && sc.sender() == from ? sc.refs() : List.of();
+            for (org.bftws.core.RequestRef ref : claimed) {
+                if (SimClient.clientOf(ref.id().client()).equals(SimClient.FLOODER)) {
+                    oracle.floodClaimed(from, ref, ticked[from], floodQuiet(), m.getClass().getSimpleName());
+                }
+            }
+        }
         signatures.emit(from, m);
         List<Integer> destinations = destinations(from, send.to());
         if (tamperers[from] == null) {

@@ -83,6 +83,12 @@ public final class SimulatorRuns {
         if (s.ends().replayer()) {
             add.accept("schedule: a client replays on its ended sequence", 1L);
         }
+        if (s.flood().on()) {
+            add.accept("schedule: a flooding client", 1L);
+        }
+        if (s.flood().on() && s.onlyTheClientMisbehaves()) {
+            add.accept("schedule: a flooding client, nothing else misbehaves", 1L);
+        }
         if (s.onlyTheClientMisbehaves()) {
             add.accept("schedule: only the client misbehaves", 1L);
         }

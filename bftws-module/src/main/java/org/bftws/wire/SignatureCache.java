@@ -34,7 +34,7 @@ import org.bftws.core.ViewChange;
  * region of their own with the same capacity, least recently used first: their number follows the clients' load,
  * not the watermark window, and no checkpoint garbage-collects them, so in the shared region they pushed out the
  * stable checkpoint's proof and a replica restarted empty could never be sent a state snapshot (ProcessFaultsTest).
- * A claim whose signature is dropped costs only time: its sender claims a waiting request again every status period.
+ * A claim whose signature is dropped costs only time: the client's retransmission admits the request again.
  * Thread-safe.
  */
 public final class SignatureCache implements SignatureSource {

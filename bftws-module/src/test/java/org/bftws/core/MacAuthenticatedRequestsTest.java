@@ -2,6 +2,8 @@ package org.bftws.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -180,19 +182,133 @@ class MacAuthenticatedRequestsTest {
     }
 
     @Test
-    void aClaimantCannotHoldMoreThanItsBudgetOfOutstandingClaims() {
+    void aClaimantsFullBudgetMakesRoomWithItsOldestUncorroboratedClaimAndNeverRefusesASecondClaimant() {
         RequestClaims claims = new RequestClaims(Membership.configurationI(1), 0);
-        int taken = 0;
-        for (int k = 0; k < RequestClaims.MAX_PER_CLAIMANT + 10; k++) {
-            Request r = TestCluster.request("made-up-" + k, 1);
-            if (claims.claimed(r.ref(), 3)) {
-                taken++;
-            }
+        int max = RequestClaims.MAX_PER_CLAIMANT;
+        for (int k = 0; k < max + 10; k++) {
+            assertTrue(claims.claimed(TestCluster.request("made-up-" + k, 1).ref(), 3), "claim " + k);
         }
-        assertEquals(RequestClaims.MAX_PER_CLAIMANT, taken);
-        assertTrue(claims.claimed(TestCluster.request("real", 1).ref(), 2), "another claimant is not affected");
+        assertEquals(max, claims.size(), "the budget bounds the entries");
+        assertNull(claims.get(TestCluster.request("made-up-0", 1).ref()), "the oldest made room");
+        assertNotNull(claims.get(TestCluster.request("made-up-" + (max + 9), 1).ref()));
+        // Node 2 claims everything node 3 does: now every entry of node 3 is corroborated and stays.
+        for (int k = 10; k < max + 10; k++) {
+            assertTrue(claims.claimed(TestCluster.request("made-up-" + k, 1).ref(), 2));
+        }
+        assertFalse(claims.claimed(TestCluster.request("alone", 1).ref(), 3),
+                "a claim nobody backs is refused once the budget holds only corroborated entries");
+        Request shared = TestCluster.request("shared", 1);
+        assertTrue(claims.authenticatedHere(shared.ref()));
+        assertTrue(claims.claimed(shared.ref(), 3), "a claim that adds a second claimant is never refused");
         claims.collectGarbage(client -> 1); // every request above was ordered
         assertEquals(0, claims.size());
         assertTrue(claims.claimed(TestCluster.request("later", 1).ref(), 3), "the budget is freed by garbage collection");
+    }
+
+    @Test
+    void honestClaimsAreNotRefusedWhenAClientFloodsOneReplicasBudget() {
+        TestCluster c = cluster();
+        // A faulty client's requests verify at node 1 only; node 1 claims them all at the primary, up to its budget.
+        List<RequestRef> flood = new ArrayList<>();
+        for (int k = 0; k < RequestClaims.MAX_PER_CLAIMANT; k++) {
+            flood.add(TestCluster.request("flooder-" + k, 1).ref());
+            if (flood.size() == 2) { // a claim names up to 2 x batchMaxSize requests
+                c.inject(0, new Claim(List.copyOf(flood), 1));
+                flood.clear();
+            }
+        }
+        assertEquals(RequestClaims.MAX_PER_CLAIMANT, c.replica(0).claims.size());
+        // A correct client's request reaches nodes 1 and 2 only (its other copies are late): the primary must take
+        // node 1's claim and signed claim, or the backups certify it, forward the proof and suspect a correct primary.
+        Request r = TestCluster.request("client", 1);
+        c.send(r, 1, 2);
+        c.tickAndDeliver(4 * TIMEOUT);
+        assertTrue(c.viewChangesStarted.isEmpty(), "a client flooding one node's budget forced a view change");
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(r.id()), c.executedIds(i), "node " + i);
+        }
+    }
+
+    @Test
+    void claimsForARequestNobodyCorroboratesStopAfterTheRetries() {
+        TestCluster c = cluster();
+        Request bad = TestCluster.request("faulty-client", 1);
+        List<Claim> claims = new ArrayList<>();
+        List<SignedClaim> signed = new ArrayList<>();
+        long[] lastTick = {-1};
+        c.send(bad, 0); // the other entries do not verify
+        c.tickAndDeliver(10 * TIMEOUT, f -> {
+            if (f.from() == 0 && f.to() == 1 && f.message() instanceof Claim cl && cl.refs().contains(bad.ref())) {
+                claims.add(cl);
+                lastTick[0] = c.tick;
+            } else if (f.from() == 0 && f.to() == 1 && f.message() instanceof SignedClaim sc
+                    && sc.refs().contains(bad.ref())) {
+                signed.add(sc);
+                lastTick[0] = c.tick;
+            }
+            return true;
+        });
+        assertEquals(1 + ClaimProtocol.CLAIM_RETRIES, claims.size(), "claimed, then again a bounded number of times: "
+                + claims);
+        assertFalse(signed.isEmpty(), "the slow path signed a claim");
+        assertTrue(signed.stream().allMatch(sc -> sc == signed.get(0)), "signed once, sent again as the same claim");
+        assertTrue(lastTick[0] <= ClaimProtocol.abandonAfter(c.options), "claims after tick " + lastTick[0]);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(0, c.replica(i).claims.size(), "node " + i + " still keeps claims of it");
+        }
+        assertEquals(0, c.replica(0).requests.waitingCount(), "abandoned: no longer waiting");
+        assertNull(c.replica(0).requests.body(bad.digest()), "abandoned: its body is gone");
+        // The client sends it again: admitted afresh, and claimed once more.
+        claims.clear();
+        c.send(bad, 0);
+        c.tickAndDeliver(1, f -> {
+            if (f.from() == 0 && f.message() instanceof Claim cl && cl.refs().contains(bad.ref())) {
+                claims.add(cl);
+            }
+            return true;
+        });
+        assertEquals(1, c.replica(0).requests.waitingCount());
+        assertFalse(claims.isEmpty(), "a retransmission is claimed again");
+    }
+
+    @Test
+    void aRequestValidAtOneReplicaOnlyIsAbandonedAndForcesNoViewChange() {
+        TestCluster c = cluster();
+        Request bad = TestCluster.request("faulty-client", 1);
+        c.send(bad, 1); // only node 1's entry verifies
+        c.tickAndDeliver(10 * TIMEOUT);
+        assertTrue(c.viewChangesStarted.isEmpty(), "a faulty client forced a view change");
+        for (int i = 0; i < 4; i++) {
+            assertTrue(c.executedIds(i).isEmpty(), "node " + i);
+            assertEquals(0, c.replica(i).requests.waitingCount(), "node " + i + " still holds it");
+            assertEquals(0, c.replica(i).claims.size(), "node " + i + " still keeps claims of it");
+        }
+        Request good = TestCluster.request("correct-client", 1);
+        c.send(good);
+        c.tickAndDeliver(3);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(good.id()), c.executedIds(i), "node " + i + ": other clients are served");
+        }
+    }
+
+    @Test
+    void aCertifiedRequestIsProposedEvenWhenAFaultyClientFilledItsVariants() {
+        TestCluster c = cluster();
+        // A faulty client fills the primary's variants of one id with requests only the primary authenticates ...
+        for (int v = 0; v < RequestStore.MAX_VARIANTS; v++) {
+            c.send(new Request(new RequestId("faulty-client", 1),
+                    ("primary only " + v).getBytes(StandardCharsets.UTF_8)), 0);
+        }
+        c.deliverAll();
+        // ... then sends the backups one more that they all authenticate: certified on their signed claims, its
+        // certificate forwarded to the primary, which must be able to order it.
+        Request certified = new Request(new RequestId("faulty-client", 1), "backups".getBytes(StandardCharsets.UTF_8));
+        c.send(certified, 1, 2, 3);
+        c.tickAndDeliver(4 * TIMEOUT);
+        assertTrue(c.viewChangesStarted.isEmpty(), "a faulty client forced a view change");
+        for (int i = 0; i < 4; i++) {
+            assertEquals(List.of(certified.digest()), c.executed.get(i).stream()
+                    .flatMap(e -> e.requests().stream()).map(Request::digest).toList(), "node " + i);
+        }
     }
 }

@@ -56,6 +56,21 @@ class SequenceExpiryTest {
     }
 
     @Test
+    void theWaitingRequestsOfASequenceThatNeverCommitsAreFreedWhenItExpires() {
+        RequestStore store = new RequestStore(8, IDLE, RULES);
+        store.add(TestCluster.request("stuck@0", 2), 0); // number 1 never comes: nothing of it ever commits
+        store.add(TestCluster.request("stuck@0", 3), 0);
+        store.add(TestCluster.request("young@900", 2), 0);
+        store.advance(IDLE - 1);
+        assertEquals(3, store.waitingCount(), "not expired yet");
+        store.advance(IDLE + 1);
+        assertEquals(1, store.waitingCount(), "the sequence created more than the limit ago is forgotten");
+        assertEquals(Long.MAX_VALUE, store.committedNumber("stuck@0"), "as the executors refuse it");
+        store.advance(IDLE + 901);
+        assertEquals(0, store.waitingCount());
+    }
+
+    @Test
     void executingABatchExpiresTheSequencesIdleLongerThanTheLimitAtItsAgreedTimeOnEveryReplica() {
         TestCluster c = cluster();
         c.clocks(0);

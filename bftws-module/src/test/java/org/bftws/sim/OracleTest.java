@@ -1,5 +1,6 @@
 package org.bftws.sim;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -47,5 +48,22 @@ class OracleTest {
         oracle.replied(0, r.id(), new byte[] {1});
         oracle.accepted("c", r.id(), new byte[] {2});
         assertTrue(oracle.violations().get(0).startsWith("client safety"));
+    }
+
+    @Test
+    void aCorrectNodeStillClaimingAFloodedRequestLongAfterAdmittingItIsReportedUnlessTheRequestWasOrdered() {
+        Request abandoned = signed("flooder~1", 1);
+        Request ordered = signed("flooder~2", 1);
+        oracle.floodAdmitted(0, abandoned.ref(), 10);
+        oracle.floodAdmitted(0, ordered.ref(), 10);
+        oracle.floodClaimed(0, abandoned.ref(), 100, 100, "Claim"); // within the bound: a retry
+        oracle.floodClaimed(0, ordered.ref(), 200, 100, "Claim");
+        oracle.executed(0, 1, List.of(ordered));
+        oracle.reportClaimsAfterAbandonment();
+        assertTrue(oracle.violations().isEmpty(), oracle.violations().toString());
+        oracle.floodClaimed(0, abandoned.ref(), 111, 100, "SignedClaim");
+        oracle.reportClaimsAfterAbandonment();
+        assertEquals(1, oracle.violations().size(), oracle.violations().toString());
+        assertTrue(oracle.violations().get(0).startsWith("claims after abandonment"));
     }
 }

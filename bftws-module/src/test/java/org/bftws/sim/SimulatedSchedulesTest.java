@@ -123,6 +123,9 @@ class SimulatedSchedulesTest {
             if (s.options().tentativeExecution()) {
                 kinds.merge("tentative execution", 1, Integer::sum);
             }
+            if (s.flood().on()) {
+                kinds.merge(s.onlyTheClientMisbehaves() ? "flooding client alone" : "flooding client", 1, Integer::sum);
+            }
             if (s.loss() > 0.1 && s.duplication() > 0.05) {
                 kinds.merge("heavy loss and duplication", 1, Integer::sum);
             }
@@ -134,7 +137,7 @@ class SimulatedSchedulesTest {
         for (String kind : List.of("configuration I", "configuration II", "configuration III", "f=2", "Byzantine client",
                 "partitions", "restart without memory", "restart with memory", "restart from disk",
                 "whole group restarts from disk", "heavy loss and duplication", "read-only requests",
-                "tentative execution")) {
+                "tentative execution", "flooding client", "flooding client alone")) {
             assertTrue(kinds.getOrDefault(kind, 0) >= 30, kind + " appears in only " + kinds.get(kind) + " schedules");
         }
         for (String happened : List.of("state transfers", "view changes started", "views installed",
