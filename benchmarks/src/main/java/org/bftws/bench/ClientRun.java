@@ -35,14 +35,22 @@ final class ClientRun {
     private org.bftws.voting.VotingCounters voting;
     /** {@code --service kv}: the check of the replicas' states after the run. */
     private String stateCheck;
+    /** {@code --hostile}: the attack timed from the measured phase's start, told of every answer; else null. */
+    private final HostileRun hostile;
 
     ClientRun(TestbedOptions options, TestbedDeployment deployment, List<ReplicaProcess> replicas,
               Path repositoryDir, PrintStream out) {
+        this(options, deployment, replicas, repositoryDir, out, null);
+    }
+
+    ClientRun(TestbedOptions options, TestbedDeployment deployment, List<ReplicaProcess> replicas,
+              Path repositoryDir, PrintStream out, HostileRun hostile) {
         this.options = options;
         this.deployment = deployment;
         this.replicas = List.copyOf(replicas);
         this.repositoryDir = repositoryDir;
         this.out = out;
+        this.hostile = hostile;
     }
 
     EchoResult run() throws IOException, InterruptedException {
@@ -53,8 +61,13 @@ final class ClientRun {
                 repository.toString(), NodeRepository.axis2Xml(repository).toString());
         voting = org.bftws.axis2.node.BftwsNode.of(context).voting().counters();
         try {
-            EchoClient.Settings settings = new EchoClient.Settings(deployment.clientEndpoint(), options.clients(),
-                    options.requests(), options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS);
+            EchoClient.Settings settings = hostile == null
+                    ? new EchoClient.Settings(deployment.clientEndpoint(), options.clients(), options.requests(),
+                            options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS)
+                    // calling for the attack's timeline; calls in flight at its end get HostileRun.SETTLE only
+                    : new EchoClient.Settings(deployment.clientEndpoint(), options.clients(), options.requests(),
+                            options.warmup(), options.size(), REQUEST_TIMEOUT_MILLIS, java.time.Duration.ZERO,
+                            options.hostile().total(), HostileRun.SETTLE);
             if (!"kv".equals(options.service())) {
                 EchoResult result = new EchoClient(context, settings).run(listener());
                 if (options.readOnly()) {
@@ -103,6 +116,16 @@ final class ClientRun {
             @Override
             public void measuring() {
                 cpu.start(replicas);
+                if (hostile != null) {
+                    hostile.measuring();
+                }
+            }
+
+            @Override
+            public void answered(long startNanos, long endNanos, boolean ok) {
+                if (hostile != null) {
+                    hostile.answered(endNanos, ok);
+                }
             }
 
             @Override
@@ -118,6 +141,9 @@ final class ClientRun {
             @Override
             public void measured() {
                 cpu.end(replicas);
+                if (hostile != null) {
+                    hostile.measured();
+                }
             }
         };
     }

@@ -47,16 +47,24 @@ public final class EchoClient {
      *                      than {@code requests} may be measured (the benchmark's time cap); requests still in flight
      *                      get as long again, then the measured phase ends without them (they count as failed);
      *                      zero: no limit
+     * @param settleLimit   with a measure limit: how long requests still in flight at that limit get before the
+     *                      measured phase ends without them (the measure limit itself unless said otherwise)
      */
     public record Settings(String address, int clients, int requests, int warmup, int size, long timeoutMillis,
-                           Duration warmupLimit, Duration measureLimit) {
+                           Duration warmupLimit, Duration measureLimit, Duration settleLimit) {
         public Settings {
             if (clients < 1 || requests < 0 || warmup < clients || size < 0 || timeoutMillis < 1
-                    || warmupLimit.isNegative() || measureLimit.isNegative()) {
+                    || warmupLimit.isNegative() || measureLimit.isNegative() || settleLimit.isNegative()) {
                 throw new IllegalArgumentException("need clients >= 1, requests >= 0, warmup >= clients, size >= 0,"
                         + " timeout >= 1 ms, limits >= 0: " + clients + ", " + requests + ", " + warmup + ", "
-                        + size + ", " + timeoutMillis + ", " + warmupLimit + ", " + measureLimit);
+                        + size + ", " + timeoutMillis + ", " + warmupLimit + ", " + measureLimit + ", " + settleLimit);
             }
+        }
+
+        /** In-flight requests at the measure limit get as long again as the limit. */
+        public Settings(String address, int clients, int requests, int warmup, int size, long timeoutMillis,
+                        Duration warmupLimit, Duration measureLimit) {
+            this(address, clients, requests, warmup, size, timeoutMillis, warmupLimit, measureLimit, measureLimit);
         }
 
         /** Without time limits: every warm-up and measured request runs. */
@@ -77,6 +85,13 @@ public final class EchoClient {
 
         /** The last measured request completed; sequences are terminated after this. */
         default void measured() {
+        }
+
+        /**
+         * A measured request sent at {@code startNanos} (nanoTime) ended at {@code endNanos} with the right answer
+         * ({@code ok}) or not; called before {@link #completed}.
+         */
+        default void answered(long startNanos, long endNanos, boolean ok) {
         }
     }
 
@@ -150,7 +165,7 @@ public final class EchoClient {
             t.start();
         }
         // with time caps, each phase ends at twice its cap at the latest (the warm-up, whose first requests create
-        // the sequences, WARMUP_GRACE later): a request stuck in a degraded setup (retransmissions, view changes)
+        // the sequences, WARMUP_GRACE later; the measured phase at its cap and its settle limit): a request stuck in a degraded setup (retransmissions, view changes)
         // must not hold the suite for its whole timeout
         long warmupHardEnd = settings.warmupLimit().isZero() ? Long.MAX_VALUE
                 : System.nanoTime() + 2 * settings.warmupLimit().toNanos() + WARMUP_GRACE.toNanos();
@@ -170,7 +185,7 @@ public final class EchoClient {
             }
             return run.result();
         }
-        long hardEnd = start.get() + 2 * settings.measureLimit().toNanos();
+        long hardEnd = start.get() + settings.measureLimit().toNanos() + settings.settleLimit().toNanos();
         if (!run.allMeasured.await(Math.max(0, hardEnd - System.nanoTime()), TimeUnit.NANOSECONDS)) {
             // the late threads are not interrupted: an interrupt inside Axis2's HTTP sender could spoil the pooled
             // connections the setup's next point reuses; they finish in the background, their answers ignored
@@ -252,6 +267,7 @@ public final class EchoClient {
                         failures.computeIfAbsent(problem, k -> new LongAdder()).increment();
                     }
                 }
+                listener.answered(t0, t0 + took, problem == null);
                 listener.completed(completed.incrementAndGet());
             }
             if (measuringThreads.decrementAndGet() == 0) {

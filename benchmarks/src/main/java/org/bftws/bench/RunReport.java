@@ -27,6 +27,8 @@ final class RunReport {
     private boolean otherServicesFailed;
     /** The Byzantine run's check, whose states line comes just before the last line; null without one. */
     private ByzantineCheck byzantine;
+    /** {@code --hostile}: the check failed (a view changed, or no honest answer soon after the attack). */
+    private boolean hostileFailed;
 
     RunReport(TestbedOptions options, PrintStream out) {
         this.options = options;
@@ -36,6 +38,8 @@ final class RunReport {
     /** Prints the run's figures. */
     void result(EchoResult r, CpuSamples cpu, List<ReplicaProcess> replicas) {
         this.result = r;
+        // with --hostile the measured phase is timed: the requests it measured, not the tables' size
+        int measured = options.hostile() == null ? options.requests() : r.ok() + r.failed();
         LatencySummary l = r.latency();
         out.printf(Locale.ROOT, "latency: mean %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d samples)%n",
                 l.meanMs(), l.p50Ms(), l.p99Ms(), l.maxMs(), l.samples());
@@ -43,13 +47,13 @@ final class RunReport {
                 r.throughput(), r.ok(), r.wallNanos() / 1e9, options.clients(), options.clients() == 1 ? "" : "s");
         List<String> parts = new ArrayList<>();
         for (ReplicaProcess p : replicas) {
-            parts.add(p.name() + " " + cpu.perThousand(p.name(), options.requests())
+            parts.add(p.name() + " " + cpu.perThousand(p.name(), measured)
                     .map(s -> String.format(Locale.ROOT, "%.2f", s)).orElse("n/a"));
         }
-        parts.add("client " + cpu.perThousand(CpuSamples.CLIENT, options.requests())
+        parts.add("client " + cpu.perThousand(CpuSamples.CLIENT, measured)
                 .map(s -> String.format(Locale.ROOT, "%.2f", s)).orElse("n/a"));
         out.println("cpu seconds per 1,000 requests: " + String.join(", ", parts));
-        cpu.projectedThroughput(replicas, options.requests()).ifPresent(t -> out.printf(Locale.ROOT,
+        cpu.projectedThroughput(replicas, measured).ifPresent(t -> out.printf(Locale.ROOT,
                 "projected throughput with one host per replica: %.0f req/s (1 / largest replica CPU per request)%n",
                 t));
     }
@@ -84,6 +88,11 @@ final class RunReport {
         out.println(check.lie());
         byzantine = check;
         statesDiffer |= !check.ok();
+    }
+
+    /** {@code --hostile}: the attack's check (printed by {@link HostileRun}); one that failed makes the run fail. */
+    void hostileCheck(boolean ok) {
+        hostileFailed |= !ok;
     }
 
     /** Prints the kv sample's state check; a check that failed makes the run fail. */
@@ -155,7 +164,7 @@ final class RunReport {
                 .limit(REASONS_SHOWN)
                 .forEach(e -> out.println("failed " + e.getValue() + "x: " + e.getKey()));
         result.notes().forEach(n -> out.println("note: " + n));
-        return result.clean() && !statesDiffer && !otherServicesFailed;
+        return result.clean() && !statesDiffer && !otherServicesFailed && !hostileFailed;
     }
 
     /** The last line: {@code echo: N ok, F failed, mean X ms, p99 Y ms, T req/s}; nothing ran counts all as failed. */
@@ -165,7 +174,7 @@ final class RunReport {
         }
         if (result == null) {
             out.printf(Locale.ROOT, "echo: 0 ok, %d failed, mean 0.00 ms, p99 0.00 ms, 0.0 req/s%n",
-                    options.requests());
+                    options.hostile() == null ? options.requests() : 0);
             return;
         }
         LatencySummary l = result.latency();

@@ -35,6 +35,8 @@ public final class Testbed {
     private final PrintStream out;
     private final List<ReplicaProcess> replicas = new CopyOnWriteArrayList<>();
     private volatile Path runDir;
+    /** {@code --hostile}: the attack and its JVM, once started; else null. */
+    private volatile HostileRun hostile;
 
     Testbed(TestbedOptions options, PrintStream out) {
         this.options = options;
@@ -74,10 +76,20 @@ public final class Testbed {
                 // echo's execution nodes executed the warm-up, the measured requests and the state check's appends
                 report.replicaStats(replicas, deployment.executingNames(), options.warmup() + options.requests());
             } else if (started) {
-                ClientRun client = new ClientRun(options, deployment, replicas, runDir.resolve("client"), out);
-                report.result(client.run(), client.cpu(), replicas);
+                if (options.hostile() != null) {
+                    hostile = new HostileRun(options.hostile(), deployment, replicas, runDir, out);
+                    hostile.launch();
+                }
+                ClientRun client = new ClientRun(options, deployment, replicas, runDir.resolve("client"), out,
+                        hostile);
+                EchoResult result = client.run();
+                if (hostile != null) {
+                    report.hostileCheck(hostile.report());
+                }
+                report.result(result, client.cpu(), replicas);
                 client.stateCheck().ifPresent(report::stateCheck);
-                report.replicaStats(replicas, deployment.executingNames(), options.warmup() + options.requests());
+                report.replicaStats(replicas, deployment.executingNames(), options.warmup()
+                        + (options.hostile() == null ? options.requests() : result.ok() + result.failed()));
                 if (options.byzantine() != null) {
                     report.byzantineCheck(ByzantineCheck.of(options.byzantine(), replicas, client.voting()));
                 }
@@ -88,6 +100,9 @@ public final class Testbed {
             Thread.currentThread().interrupt();
             out.println("testbed: interrupted");
         } finally {
+            if (hostile != null) {
+                hostile.close();
+            }
             stopAll(replicas, out);
             removeHook(hook);
         }
@@ -177,6 +192,9 @@ public final class Testbed {
     /** Ctrl-C or SIGTERM: the JVM is exiting; stop what this testbed started before it does. */
     private void interrupted() {
         out.println("testbed: interrupted; stopping the replicas");
+        if (hostile != null) {
+            hostile.close();
+        }
         stopAll(replicas, out);
         out.println("kept the run directory " + runDir);
     }

@@ -1,12 +1,14 @@
 package org.bftws.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import org.bftws.bench.byzantine.ByzantineMode;
+import org.bftws.bench.hostile.HostileMode;
 import org.bftws.config.Configuration;
 import org.bftws.config.ReplicaChannelKind;
 import org.bftws.config.SecurityProfile;
@@ -117,6 +119,54 @@ final class TestbedCommand implements Callable<Integer> {
             + "(docs/protocol.md, \"Tentative execution\")")
     boolean tentative;
 
+    @Option(names = "--hostile", paramLabel = "MODE",
+            description = "a hostile client (a second client party with keys of its own) attacks the group while the "
+                    + "echo client calls for --hostile-start + --hostile-duration + --hostile-after seconds (--requests "
+                    + "is not used); every 5 s the run prints honest calls/s, requests executed/s and view of each "
+                    + "replica, the replicas' CPU; then a summary and a check (no view change, an honest answer within "
+                    + "5 s after the attack). MODE: invalid (every mac:Entry spoilt), primary-only (valid at replica0 "
+                    + "only), backups-only (valid at the backups only), no-header (no mac:RequestAuthenticator), "
+                    + "garbage (bodies that are not SOAP or not XML), create-flood (a new sequence per message). "
+                    + "Configuration I, echo, 2 tiers; the first four modes need --security mac "
+                    + "(docs/byzantine-testing.md, \"Hostile clients\")")
+    String hostile;
+
+    @Option(names = "--hostile-threads", paramLabel = "N", defaultValue = "16",
+            description = "the hostile client's threads, each calling without pause (default ${DEFAULT-VALUE})")
+    int hostileThreads;
+
+    @Option(names = "--hostile-timeout", paramLabel = "D", defaultValue = "300ms",
+            description = "the hostile client's clientTimeout: how long one attempt waits for a replica's answer, "
+                    + "e.g. 300ms or 3s (default ${DEFAULT-VALUE}; replicas.xml's default is 3s)")
+    String hostileTimeout;
+
+    @Option(names = "--hostile-retransmit", paramLabel = "D", defaultValue = "100ms",
+            description = "the hostile client's retransmissionInterval (default ${DEFAULT-VALUE}; replicas.xml's "
+                    + "default is 500ms)")
+    String hostileRetransmit;
+
+    @Option(names = "--hostile-retransmissions", paramLabel = "K", defaultValue = "1",
+            description = "the hostile client's maxRetransmissions (default ${DEFAULT-VALUE}; replicas.xml's default "
+                    + "is 8)")
+    int hostileRetransmissions;
+
+    @Option(names = "--hostile-rate", paramLabel = "R", defaultValue = "0",
+            description = "at most R hostile calls per second over all its threads; 0: as fast as the threads go "
+                    + "(default ${DEFAULT-VALUE})")
+    double hostileRate;
+
+    @Option(names = "--hostile-start", paramLabel = "S", defaultValue = "20",
+            description = "the attack starts S seconds into the measured phase (default ${DEFAULT-VALUE})")
+    int hostileStart;
+
+    @Option(names = "--hostile-duration", paramLabel = "S", defaultValue = "30",
+            description = "the attack lasts S seconds (default ${DEFAULT-VALUE})")
+    int hostileDuration;
+
+    @Option(names = "--hostile-after", paramLabel = "S", defaultValue = "30",
+            description = "the echo client goes on for S seconds after the attack (default ${DEFAULT-VALUE})")
+    int hostileAfter;
+
     @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
     boolean keep;
 
@@ -195,10 +245,53 @@ final class TestbedCommand implements Callable<Integer> {
                     + "--service kv, --tiers 3 nor --security wssec (a signed request cannot be changed into an ordered "
                     + "one, so wssec clients never read unordered)");
         }
-        return new TestbedOptions(configuration, clients, requests, Math.max(warmup, clients), profile, size,
+        HostileOptions attack = hostile == null ? null : hostileOptions(profile);
+        if (attack != null && (unreplicated || configuration != Configuration.I || tierCount == 3 || serviceCount == 2
+                || sample.equals("kv") || crashed != null || lie != null || readOnly)) {
+            throw Cli.refuse(spec, "--hostile attacks the echo group of Configuration I with a second client: it takes "
+                    + "neither --unreplicated, --config II/III, --tiers 3, --services 2, --service kv, --crash, "
+                    + "--byzantine nor --read-only");
+        }
+        // with --hostile time bounds the measured phase; the requests only size the client's tables
+        int measured = attack == null ? requests
+                : (int) Math.min(10_000_000L, 1_000L * Math.max(1, attack.total().toSeconds()));
+        return new TestbedOptions(configuration, clients, measured, Math.max(warmup, clients), profile, size,
                 unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
                 sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount, lie, readOnly,
-                tentative);
+                tentative, attack);
+    }
+
+    /** The --hostile options, checked. */
+    private HostileOptions hostileOptions(SecurityProfile profile) {
+        HostileMode mode = HostileMode.of(hostile).orElseThrow(() -> Cli.refuse(spec, "--hostile must be one of "
+                + HostileMode.labels().replace("|", ", ") + ", not '" + hostile + "'"));
+        if (mode.needsMac() && profile != SecurityProfile.MAC) {
+            throw Cli.refuse(spec, "--hostile " + mode.label() + " spoils the mac profile's request authenticators: "
+                    + "it needs --security mac");
+        }
+        Cli.range(spec, "--hostile-threads", hostileThreads, 1, 256);
+        Cli.range(spec, "--hostile-retransmissions", hostileRetransmissions, 0, 100);
+        Cli.range(spec, "--hostile-start", hostileStart, 0, 3_600);
+        Cli.range(spec, "--hostile-duration", hostileDuration, 1, 3_600);
+        Cli.range(spec, "--hostile-after", hostileAfter, 1, 3_600);
+        if (!(hostileRate >= 0 && hostileRate <= 1_000_000)) {
+            throw Cli.refuse(spec, "--hostile-rate must be between 0 and 1000000, not " + hostileRate);
+        }
+        return new HostileOptions(mode, hostileThreads, millis("--hostile-timeout", hostileTimeout),
+                millis("--hostile-retransmit", hostileRetransmit), hostileRetransmissions, hostileRate,
+                Duration.ofSeconds(hostileStart), Duration.ofSeconds(hostileDuration), Duration.ofSeconds(hostileAfter));
+    }
+
+    /** {@code 300ms}, {@code 2s} or a number of milliseconds, between 1 ms and 10 minutes. */
+    private Duration millis(String option, String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})(ms|s)?").matcher(text.trim());
+        long ms = !m.matches() ? -1 : "s".equals(m.group(2)) ? Long.parseLong(m.group(1)) * 1_000
+                : Long.parseLong(m.group(1));
+        if (ms < 1 || ms > 600_000) {
+            throw Cli.refuse(spec, option + " takes a duration between 1ms and 600s such as 300ms or 2s, not '"
+                    + text + "'");
+        }
+        return Duration.ofMillis(ms);
     }
 
     @Override

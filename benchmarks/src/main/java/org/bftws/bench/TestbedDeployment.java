@@ -19,7 +19,8 @@ import org.bftws.config.SecurityProfile;
 
 /**
  * The replicas.xml of one testbed run: the echo service's group with the nodes the options ask for, each on a free
- * loopback port chosen now, the run's security profile, the testbed's keys, and the client {@value #CLIENT}.
+ * loopback port chosen now, the run's security profile, the testbed's keys, the client {@value #CLIENT} and the
+ * hostile client {@value #HOSTILE_CLIENT} ({@code --hostile}: a second client party with keys of its own).
  * Node names are fixed (replica0..3, and exec0..2 in Configuration III) so one set of keys serves every run.
  */
 final class TestbedDeployment {
@@ -30,6 +31,8 @@ final class TestbedDeployment {
     static final String KV_SERVICE = "KvService";
     static final String KV_ENDPOINT = "http://kv.bftws.group/axis2/services/" + KV_SERVICE;
     static final String CLIENT = "client1";
+    /** The second client party, which {@code --hostile} runs ({@link HostileRun}); named in every run's file. */
+    static final String HOSTILE_CLIENT = "hostile";
     /** The middle tier of the 3-tier echo: the echo relay's group, which calls the echo group. */
     static final String RELAY_SERVICE = "EchoRelayService";
     static final String RELAY_ENDPOINT = "http://relay.bftws.group/axis2/services/" + RELAY_SERVICE;
@@ -186,7 +189,7 @@ final class TestbedDeployment {
     }
 
     private static String footer() {
-        return "  <client name=\"" + CLIENT + "\"/>\n</replicas>\n";
+        return "  <client name=\"" + CLIENT + "\"/>\n  <client name=\"" + HOSTILE_CLIENT + "\"/>\n</replicas>\n";
     }
 
     private static String group(String service, String endpoint, List<Node> nodes, int f, Configuration configuration,
@@ -293,6 +296,35 @@ final class TestbedDeployment {
 
     Path file() {
         return file;
+    }
+
+    /**
+     * Writes {@code copy}, this run's replicas.xml with {@code attributes} (name="value" pairs) set on the group's
+     * {@code <protocol>} element, added when there is none: a client's own settings (clientTimeout, retransmissions),
+     * which only the client that reads the copy follows. One group only.
+     */
+    Path writeClientCopy(Path copy, String attributes) throws IOException {
+        String xml = Files.readString(file);
+        java.util.regex.Matcher protocol = java.util.regex.Pattern.compile("<protocol([^>]*)/>").matcher(xml);
+        String replaced;
+        if (protocol.find()) {
+            String kept = protocol.group(1);
+            for (String name : java.util.regex.Pattern.compile("(\\w+)=\"").matcher(attributes).results()
+                    .map(r -> r.group(1)).toList()) {
+                kept = kept.replaceAll("\\s" + name + "=\"[^\"]*\"", "");
+            }
+            replaced = xml.substring(0, protocol.start()) + "<protocol" + kept + " " + attributes + "/>"
+                    + xml.substring(protocol.end());
+        } else {
+            java.util.regex.Matcher security = java.util.regex.Pattern.compile("(\\s*)<security [^>]*/>").matcher(xml);
+            if (!security.find()) {
+                throw new IOException(file + " has no <security> element to put a <protocol> after");
+            }
+            replaced = xml.substring(0, security.end()) + security.group(1) + "<protocol " + attributes + "/>"
+                    + xml.substring(security.end());
+        }
+        Files.writeString(copy, replaced);
+        return copy;
     }
 
     /** The group endpoint the echo client calls: the echo group's, or with 3 tiers the relay group's. */

@@ -26,9 +26,9 @@ final class TestbedKeys {
      * What the kept keys hold, written after keygen: stores made before a release that added keys (2: MAC keys
      * between the client and every node; 3: the echo relay's replicas relay0..3; 4: every node's Ed25519 proof key)
      * get keygen again, which keeps every key and adds the missing ones; 5: the key-value sample's
-     * execution nodes kv-exec0..2 of {@code --services 2}).
+     * execution nodes kv-exec0..2 of {@code --services 2}; 6: the second client party of {@code --hostile}).
      */
-    static final String FORMAT = "5";
+    static final String FORMAT = "6";
 
     /** Every store's password: these are throw-away keys for one machine, not a deployment's. */
     static final String PASSWORD = "bftws-testbed";
@@ -72,7 +72,8 @@ final class TestbedKeys {
                     IntStream.rangeClosed(11, 14).boxed().toList(), IntStream.rangeClosed(111, 114).boxed().toList()),
                     SecurityProfile.MAC, this, null, org.bftws.config.ReplicaChannelKind.BINARY);
             String relayGroup = relays.substring(relays.indexOf("  <group"), relays.indexOf("  </group>") + 11);
-            Files.writeString(parties, xml.replace("  <client ", relayGroup + "  <client "));
+            int clients = xml.indexOf("  <client ");
+            Files.writeString(parties, xml.substring(0, clients) + relayGroup + xml.substring(clients));
             new KeyGenerator(ReplicasConfigReader.read(parties, KeyFileCheck.none()), false).run();
             Files.writeString(format(), FORMAT);
             return "created the testbed's keys (CA, " + (names().size()) + " parties, proof keys, pairwise MAC keys) in "
@@ -98,6 +99,7 @@ final class TestbedKeys {
 
     private static List<String> names() {
         return Stream.of(sharedLayout().stream().map(TestbedDeployment.Node::name).distinct(), TestbedDeployment.relayLayout(List.of(1, 2, 3, 4), List.of(101, 102, 103, 104)).stream()
-                .map(TestbedDeployment.Node::name), Stream.of(TestbedDeployment.CLIENT)).flatMap(x -> x).toList();
+                .map(TestbedDeployment.Node::name), Stream.of(TestbedDeployment.CLIENT,
+                TestbedDeployment.HOSTILE_CLIENT)).flatMap(x -> x).toList();
     }
 }

@@ -36,11 +36,21 @@ import org.bftws.server.Cli;
  *                      each echo unordered and accepts 2f+1 identical replies (docs/protocol.md, "Read-only requests")
  * @param tentative     PBFT's tentative execution ({@code --tentative}): {@code protocol} then sets
  *                      {@code tentativeExecution="true"} (docs/protocol.md, "Tentative execution")
+ * @param hostile       a hostile client attacking the group during the run ({@code --hostile MODE}), or null; the
+ *                      measured phase then lasts its start, duration and after, and {@code requests} only bounds it
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
                       int tiers, ReplicaChannelKind channel, String service, String container, int services,
-                      ByzantineMode byzantine, boolean readOnly, boolean tentative) {
+                      ByzantineMode byzantine, boolean readOnly, boolean tentative, HostileOptions hostile) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel, String service, String container, int services, ByzantineMode byzantine,
+                   boolean readOnly, boolean tentative) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, service, container, services, byzantine, readOnly, tentative, null);
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
@@ -120,10 +130,12 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 + ": " + byzantine.lie() + ")";
         String reads = readOnly ? ", echo declared read-only" : "";
         String early = tentative ? ", tentative execution" : "";
-        return nodes + what + pbft + early + server + lie + reads + ", security "
+        String attack = hostile == null ? "" : ", a hostile client (" + hostile.mode().label() + ")";
+        return nodes + what + pbft + early + server + lie + reads + attack + ", security "
                 + security.name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + clients
-                + " client" + (clients == 1 ? "" : "s") + ", " + requests + " requests"
+                + " client" + (clients == 1 ? "" : "s") + ", "
+                + (hostile != null ? "calling for " + hostile.total().toSeconds() + " s" : requests + " requests")
                 + (services == 2 ? " per service" : "") + (service.equals("kv") ? "" : " of " + size + " element" + (size == 1 ? "" : "s")) + " after "
                 + warmup + " warm-up";
     }

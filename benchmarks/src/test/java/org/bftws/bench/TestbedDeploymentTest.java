@@ -148,4 +148,26 @@ class TestbedDeploymentTest {
         assertEquals("replica0", d.crashTarget("backup", 1).name());
         assertEquals("replica2", d.crashTarget("primary", 6).name());
     }
+
+    @Test
+    void theHostileClientIsASecondClientPartyWhoseCopyOfReplicasXmlCarriesItsOwnPacing() throws Exception {
+        TestbedOptions options = TestbedOptions.parse("--hostile", "invalid");
+        TestbedDeployment d = TestbedDeployment.write(options, dir, new TestbedKeys(dir.resolve("keys")));
+        ReplicasConfig group = ReplicasConfigReader.read(d.file(), KeyFileCheck.none());
+        assertTrue(group.clients().stream().anyMatch(c -> c.name().equals(TestbedDeployment.HOSTILE_CLIENT)),
+                group.clients().toString());
+        GroupConfig copy = ReplicasConfigReader.read(d.writeClientCopy(dir.resolve("hostile.xml"),
+                options.hostile().protocolAttributes()), KeyFileCheck.none()).groups().get(0);
+        assertEquals(java.time.Duration.ofMillis(300), copy.protocol().clientTimeout());
+        assertEquals(java.time.Duration.ofMillis(100), copy.protocol().retransmissionInterval());
+        assertEquals(1, copy.protocol().maxRetransmissions());
+        assertEquals(group.groups().get(0).protocol().batchMaxDelay(), copy.protocol().batchMaxDelay());
+        // a <protocol> the run has already keeps its other attributes, and the client's replace its own
+        TestbedDeployment tuned = TestbedDeployment.write(TestbedOptions.parse("--hostile", "invalid", "--protocol",
+                "batchMaxDelay=7ms,clientTimeout=9s"), dir, new TestbedKeys(dir.resolve("keys")));
+        GroupConfig tunedCopy = ReplicasConfigReader.read(tuned.writeClientCopy(dir.resolve("hostile2.xml"),
+                options.hostile().protocolAttributes()), KeyFileCheck.none()).groups().get(0);
+        assertEquals(java.time.Duration.ofMillis(7), tunedCopy.protocol().batchMaxDelay());
+        assertEquals(java.time.Duration.ofMillis(300), tunedCopy.protocol().clientTimeout());
+    }
 }

@@ -117,4 +117,36 @@ class TestbedOptionsTest {
         assertTrue(refusal("--tentative", "--tiers", "3").contains("--tiers 3"));
         assertTrue(refusal("--tentative", "--unreplicated").contains("--unreplicated"));
     }
+
+    @Test
+    void hostileRunsAFastSixteenThreadAttackFromTwentyToFiftySecondsOfAnEightySecondRun() {
+        HostileOptions h = TestbedOptions.parse("--hostile", "invalid").hostile();
+        assertEquals(org.bftws.bench.hostile.HostileMode.INVALID, h.mode());
+        assertEquals(16, h.threads());
+        assertEquals(java.time.Duration.ofMillis(300), h.timeout());
+        assertEquals(java.time.Duration.ofMillis(100), h.retransmit());
+        assertEquals(1, h.retransmissions());
+        assertEquals(java.time.Duration.ofSeconds(80), h.total());
+        assertEquals("clientTimeout=\"300ms\" retransmissionInterval=\"100ms\" maxRetransmissions=\"1\"",
+                h.protocolAttributes());
+        TestbedOptions paced = TestbedOptions.parse("--hostile", "garbage", "--security", "none", "--hostile-threads",
+                "2", "--hostile-timeout", "3s", "--hostile-rate", "5.5", "--hostile-start", "0");
+        assertEquals(java.time.Duration.ofSeconds(3), paced.hostile().timeout());
+        assertEquals(5.5, paced.hostile().rate());
+        assertTrue(paced.describe().contains("a hostile client (garbage)"), paced.describe());
+        assertEquals(null, TestbedOptions.parse(new String[0]).hostile());
+    }
+
+    @Test
+    void hostileModesThatSpoilMacsNeedTheMacProfileAndTheEchoGroupOfConfigurationI() {
+        assertTrue(refusal("--hostile", "primary-only", "--security", "wssec").contains("it needs --security mac"));
+        assertTrue(refusal("--hostile", "invalid", "--config", "II").contains("--hostile attacks the echo group"));
+        assertTrue(refusal("--hostile", "everything").startsWith("--hostile must be one of invalid, primary-only, "
+                + "backups-only, no-header, garbage, create-flood"), refusal("--hostile", "everything"));
+        assertTrue(refusal("--hostile", "invalid", "--hostile-timeout", "soon").contains("--hostile-timeout takes"));
+        assertEquals("--hostile-threads must be between 1 and 256, not 0",
+                refusal("--hostile", "invalid", "--hostile-threads", "0"));
+        assertEquals(org.bftws.bench.hostile.HostileMode.CREATE_FLOOD,
+                TestbedOptions.parse("--hostile", "create-flood", "--security", "wssec").hostile().mode());
+    }
 }
