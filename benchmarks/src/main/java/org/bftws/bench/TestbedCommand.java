@@ -124,10 +124,11 @@ final class TestbedCommand implements Callable<Integer> {
                     + "echo client calls for --hostile-start + --hostile-duration + --hostile-after seconds (--requests "
                     + "is not used); every 5 s the run prints honest calls/s, requests executed/s and view of each "
                     + "replica, the replicas' CPU; then a summary and a check (no view change, an honest answer within "
-                    + "5 s after the attack). MODE: invalid (every mac:Entry spoilt), primary-only (valid at replica0 "
+                    + "5 s after the attack). MODE: valid (the control: requests left valid), invalid (every mac:Entry "
+                    + "spoilt), primary-only (valid at replica0 "
                     + "only), backups-only (valid at the backups only), no-header (no mac:RequestAuthenticator), "
                     + "garbage (bodies that are not SOAP or not XML), create-flood (a new sequence per message). "
-                    + "Configuration I, echo, 2 tiers; the first four modes need --security mac "
+                    + "Configuration I, echo, 2 tiers; the modes that spoil authenticators need --security mac "
                     + "(docs/byzantine-testing.md, \"Hostile clients\")")
     String hostile;
 

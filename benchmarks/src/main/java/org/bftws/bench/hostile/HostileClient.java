@@ -134,6 +134,8 @@ public final class HostileClient {
         if (mode.spoilsAuthenticators()) {
             corruption = Corruption.install(context.getAxisConfiguration(), mode, arg("primary"));
             corruption.arm(false);
+        }
+        if (mode.spoilsAuthenticators() || mode == HostileMode.VALID) {
             openSequences();
         }
     }
@@ -209,8 +211,8 @@ public final class HostileClient {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (AxisFault e) {
-            out.println("hostile thread " + index + " could not start: " + e.getMessage());
+        } catch (AxisFault | RuntimeException e) {
+            out.println("hostile thread " + index + " could not start: " + e);
         }
     }
 

@@ -6,13 +6,16 @@ import java.util.Optional;
 
 /**
  * What the testbed's hostile client sends ({@code ./bftws testbed --hostile MODE}, docs/byzantine-testing.md,
- * "Hostile clients"). The first four are echo requests of a client of the deployment, through the bftws module (so
+ * "Hostile clients"). The first five are echo requests of a client of the deployment, through the bftws module (so
  * each carries real HMACs under its own keys, WS-RM numbering and the module's retransmissions), whose
- * {@code mac:RequestAuthenticator} a handler after the module's Security phase then spoils; the last two are sent
+ * {@code mac:RequestAuthenticator} a handler after the module's Security phase then spoils ({@link #VALID}, the
+ * control, leaves it as it is); the last two are sent
  * without a valid request behind them. A testing tool, never part of the product.
  */
 public enum HostileMode {
 
+    /** The control: the same client and pacing with its requests left valid (what the attack is measured against). */
+    VALID("its requests left as the module signed them: the control run, the same load from a client that behaves"),
     /** Every mac:Entry replaced by other bytes of the same length: no replica can verify the request. */
     INVALID("every mac:Entry of its requests replaced by other bytes of the same length (valid nowhere)"),
     /** The entry of the view-0 primary left valid, the backups' spoilt (WebBFT's MAC attack). */
