@@ -120,7 +120,9 @@ public final class VotingReplyCollector implements ReplyCollector {
             }
         } catch (SecurityRefusal refusal) {
             counters.refusals().refused(refusal, "reply to " + request + " from " + reply.node()); // logs it
-            drop(reply.node(), refusal.getMessage());
+            // what the node said, marked as unproven: a replica refuses a request that fails authentication with a
+            // constant unsigned fault (a client with the wrong keys learns why here, and nothing counts it)
+            drop(reply.node(), refusal.getMessage() + "; unauthenticated, it said: " + ReplyContent.summary(reply));
             return;
         } catch (RuntimeException e) {
             // not a SOAP reply, or the truststore cannot be read: this reply cannot count either way

@@ -114,6 +114,8 @@ class MacRepliesTest {
         assertEquals(0, counters.counted.get(), "no unsigned fault counts as a vote");
         assertEquals(4, counters.refusals().count(RefusalReason.UNSIGNED));
         assertTrue(c.whyUndecided().contains("unsigned"), c.whyUndecided());
+        assertTrue(c.whyUndecided().contains("unauthenticated, it said: fault 'BFT-WS security refused the message: "
+                + "MAC mismatch'"), "a client with the wrong keys learns why, as an unproven claim: " + c.whyUndecided());
     }
 
     @Test
