@@ -247,31 +247,24 @@ public final class HostileClient {
         ServiceClient client = clients[index] != null ? clients[index]
                 : serviceClient(EchoService.NS + "/echo", "hostile-" + index);
         int size = Integer.parseInt(arg("size"));
-        for (long k = 0; ; k++) {
-            pace();
-            sent.incrementAndGet();
-            try {
-                OMElement reply = client.sendReceive(echo("hostile" + index + "." + k, size));
-                if (reply != null) {
-                    reply.build();
-                }
-                replied.incrementAndGet();
-            } catch (AxisFault e) {
-                faults.incrementAndGet();
-            } catch (RuntimeException e) {
-                errors.incrementAndGet();
-            }
-        }
+        long[] k = {0};
+        callForever(client, () -> echo("hostile" + index + "." + k[0]++, size));
     }
 
     /** CreateSequence after CreateSequence, each with a new client UUID: a new sequence each, never used. */
     private void createFlood() throws AxisFault, InterruptedException {
         ServiceClient client = serviceClient(Wsrm.CREATE_SEQUENCE, null);
+        callForever(client, () -> RmBodies.createSequence(SequenceIds.newClientUuid()));
+    }
+
+    /** Sends {@code next}'s messages one after another at the client's pace, counting how each call ended. */
+    private void callForever(ServiceClient client, java.util.function.Supplier<OMElement> next)
+            throws InterruptedException {
         while (true) {
             pace();
             sent.incrementAndGet();
             try {
-                OMElement reply = client.sendReceive(RmBodies.createSequence(SequenceIds.newClientUuid()));
+                OMElement reply = client.sendReceive(next.get());
                 if (reply != null) {
                     reply.build();
                 }
