@@ -141,7 +141,7 @@ class TestbedOptionsTest {
     void hostileModesThatSpoilMacsNeedTheMacProfileAndTheEchoGroupOfConfigurationI() {
         assertTrue(refusal("--hostile", "primary-only", "--security", "wssec").contains("it needs --security mac"));
         assertTrue(refusal("--hostile", "invalid", "--config", "II").contains("--hostile attacks the echo group"));
-        assertTrue(refusal("--hostile", "everything").startsWith("--hostile must be one of invalid, primary-only, "
+        assertTrue(refusal("--hostile", "everything").startsWith("--hostile must be one of valid, invalid, primary-only, "
                 + "backups-only, no-header, garbage, create-flood"), refusal("--hostile", "everything"));
         assertTrue(refusal("--hostile", "invalid", "--hostile-timeout", "soon").contains("--hostile-timeout takes"));
         assertEquals("--hostile-threads must be between 1 and 256, not 0",
