@@ -10,8 +10,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The requests an agreement node holds: bodies by digest, requests still waiting to be ordered per client, and which
- * client message numbers are ordered (committed in sequence order) or proposed.
+ * The requests an agreement node holds: their bodies ({@link RequestBodies}), the requests still waiting to be ordered
+ * per client, and which client message numbers are ordered (committed in sequence order) or proposed.
  *
  * <p>A request is eligible for ordering when it is next in its client's sequence (WS-RM InOrder): number
  * {@code k} after {@code k-1} was committed or proposed. A Byzantine client may send different bodies under one id
@@ -19,17 +19,13 @@ import java.util.TreeSet;
  */
 final class RequestStore {
 
-    /** Variants (different bodies) accepted for one request id; a correct client sends one. */
-    static final int MAX_VARIANTS = 3;
-
     enum Admission { NEW, KNOWN, DUPLICATE, TOO_FAR_AHEAD, TOO_MANY_VARIANTS }
 
     private record Waiting(Request request, long arrival, long tick) {
     }
 
     private final int maxPendingPerClient;
-    private final Map<Digest, Request> bodies = new HashMap<>();
-    private final Map<RequestId, List<Digest>> variants = new HashMap<>();
+    private final RequestBodies bodies = new RequestBodies();
     private final TreeMap<String, TreeMap<Long, List<Waiting>>> waiting = new TreeMap<>();
     private final Map<String, Long> committed = new HashMap<>();
     private final Map<String, Long> proposed = new HashMap<>();
@@ -53,8 +49,6 @@ final class RequestStore {
      */
     private final SequenceAges waitingAges = new SequenceAges();
     private final SequenceAges endedAges = new SequenceAges();
-    /** Digests that accepted pre-prepares name but whose bodies have not arrived, with the slots that wait. */
-    private final Map<Digest, TreeSet<Long>> awaited = new HashMap<>();
     private long arrivals;
 
     RequestStore(int maxPendingPerClient) {
@@ -74,7 +68,7 @@ final class RequestStore {
 
     /**
      * As {@link #add(Request, long)}; when {@code r} is {@code proven} (some correct node authenticated it) and its id
-     * has {@link #MAX_VARIANTS} variants already, the oldest variant that is {@code evictable} (unproven, named by no
+     * has {@link RequestBodies#MAX_VARIANTS} variants already, the oldest variant that is {@code evictable} (unproven, named by no
      * slot) makes room for it: a faulty client's variants cannot keep a proven request from being ordered. The
      * evicted variants are returned by {@link #takeEvicted}.
      */
@@ -88,44 +82,22 @@ final class RequestStore {
         if (id.number() > last + maxPendingPerClient) {
             return Admission.TOO_FAR_AHEAD;
         }
-        if (bodies.containsKey(r.digest())) {
+        if (bodies.contains(r.digest())) {
             // Known as a body (a pre-prepare named it, or a restart restored it) but perhaps not as a request a
             // client waits for: only the latter starts the timer that suspects a primary ignoring it.
             wait(r, now);
             return Admission.KNOWN;
         }
-        List<Digest> known = variants.computeIfAbsent(id, k -> new ArrayList<>(1));
-        if (known.size() >= MAX_VARIANTS && (!proven.test(r.ref()) || !evictOne(id, known, evictable))) {
+        if (!bodies.addVariant(r, proven.test(r.ref()), evictable)) {
             return Admission.TOO_MANY_VARIANTS;
         }
-        known.add(r.digest());
-        bodies.put(r.digest(), r);
         wait(r, now);
         return Admission.NEW;
     }
 
-    private final List<RequestRef> evicted = new ArrayList<>(0);
-
-    private boolean evictOne(RequestId id, List<Digest> known, java.util.function.Predicate<RequestRef> evictable) {
-        for (Digest d : known) {
-            RequestRef ref = new RequestRef(id, d);
-            if (!awaited.containsKey(d) && evictable.test(ref)) {
-                forget(bodies.get(d), ref);
-                evicted.add(ref);
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The variants {@link #add} evicted since the last call. */
     List<RequestRef> takeEvicted() {
-        if (evicted.isEmpty()) {
-            return List.of();
-        }
-        List<RequestRef> list = List.copyOf(evicted);
-        evicted.clear();
-        return list;
+        return bodies.takeEvicted();
     }
 
     /**
@@ -133,10 +105,7 @@ final class RequestStore {
      * slot awaits it, its variant. A retransmission adds it again.
      */
     void abandon(Request r) {
-        forget(r, r.ref());
-    }
-
-    private void forget(Request body, RequestRef ref) {
+        RequestRef ref = r.ref();
         RequestId id = ref.id();
         TreeMap<Long, List<Waiting>> q = waiting.get(id.client());
         if (q != null) {
@@ -151,13 +120,7 @@ final class RequestStore {
                 waiting.remove(id.client());
             }
         }
-        if (body != null && !awaited.containsKey(ref.digest())) {
-            bodies.remove(ref.digest());
-            List<Digest> known = variants.get(id);
-            if (known != null && known.remove(ref.digest()) && known.isEmpty()) {
-                variants.remove(id);
-            }
-        }
+        bodies.forget(ref);
     }
 
     private void wait(Request r, long now) {
@@ -177,63 +140,39 @@ final class RequestStore {
 
     /** A body that an accepted pre-prepare needs, whatever its client's progress (it may be a replayed duplicate). */
     boolean addAwaitedBody(Request r) {
-        if (!awaited.containsKey(r.digest())) {
-            return false;
-        }
-        bodies.put(r.digest(), r);
-        variants.computeIfAbsent(r.id(), k -> new ArrayList<>(1)).add(r.digest());
-        return true;
+        return bodies.addAwaitedBody(r);
     }
 
     /** A body another node vouched for as part of a committed batch (its client's signature was checked). */
     void addBody(Request r) {
-        if (bodies.putIfAbsent(r.digest(), r) == null) {
-            variants.computeIfAbsent(r.id(), k -> new ArrayList<>(1)).add(r.digest());
-        }
+        bodies.addBody(r);
     }
 
     Request body(Digest d) {
-        return bodies.get(d);
+        return bodies.body(d);
     }
 
     boolean hasAll(Batch b) {
-        for (RequestRef ref : b.requests()) {
-            if (!bodies.containsKey(ref.digest())) {
-                return false;
-            }
-        }
-        return true;
+        return bodies.hasAll(b);
     }
 
     List<Request> bodiesOf(Batch b) {
-        List<Request> list = new ArrayList<>(b.size());
-        for (RequestRef ref : b.requests()) {
-            list.add(bodies.get(ref.digest()));
-        }
-        return list;
+        return bodies.bodiesOf(b);
     }
 
     /** Records that slot {@code seq} waits for the bodies it lacks, and returns those digests. */
     List<Digest> awaitMissing(Batch b, long seq) {
-        List<Digest> missing = new ArrayList<>();
-        for (RequestRef ref : b.requests()) {
-            if (!bodies.containsKey(ref.digest())) {
-                missing.add(ref.digest());
-                awaited.computeIfAbsent(ref.digest(), d -> new TreeSet<>()).add(seq);
-            }
-        }
-        return missing;
+        return bodies.awaitMissing(b, seq);
     }
 
     /** The slots that waited for {@code digest}, now that it arrived. */
     Set<Long> arrived(Digest digest) {
-        TreeSet<Long> slots = awaited.remove(digest);
-        return slots == null ? Set.of() : slots;
+        return bodies.arrived(digest);
     }
 
     /** Whether some slot waits for a request body. */
     boolean awaitsBodies() {
-        return !awaited.isEmpty();
+        return bodies.awaitsBodies();
     }
 
     /**
@@ -508,16 +447,12 @@ final class RequestStore {
 
     /** Forgets bodies of committed requests that no slot above the stable checkpoint names any more. */
     void collectGarbage(Set<Digest> stillNamed) {
-        bodies.values().removeIf(r -> r.id().number() <= committedNumber(r.id().client())
-                && !stillNamed.contains(r.digest()) && !awaited.containsKey(r.digest()));
-        variants.keySet().removeIf(id -> id.number() <= committedNumber(id.client()));
-        awaited.values().removeIf(TreeSet::isEmpty);
+        bodies.collectGarbage(stillNamed, this::committedNumber);
     }
 
     /** Forgets that slots at or below {@code seq} wait for bodies (they were garbage-collected). */
     void stopAwaitingUpTo(long seq) {
-        awaited.values().forEach(s -> s.headSet(seq, true).clear());
-        awaited.values().removeIf(TreeSet::isEmpty);
+        bodies.stopAwaitingUpTo(seq);
     }
 
     int bodyCount() {

@@ -85,9 +85,8 @@ final class SimClient {
     private long maxLatency;
 
     private final java.util.Random rnd;
-    /** The flooding client's schedule (issue 34); {@link Scenario.Flood#NONE} for every other client. */
-    private Scenario.Flood flood = Scenario.Flood.NONE;
-    private int floodSent;
+    /** What the flooding client sends (issue 34); null for every other client. */
+    private FloodingClient flooding;
 
     SimClient(String id, int requests, boolean byzantine, Membership membership, java.util.Random rnd) {
         this(id, requests, byzantine, false, false, membership, rnd, false, 0);
@@ -115,7 +114,7 @@ final class SimClient {
     /** A faulty client that floods the group as {@code flood} says ({@link Scenario.Flood}). */
     static SimClient flooder(Scenario.Flood flood, Membership membership, java.util.Random rnd, boolean timed) {
         SimClient c = new SimClient(FLOODER, 0, true, false, false, membership, rnd, timed, 0);
-        c.flood = flood;
+        c.flooding = new FloodingClient(FLOODER, flood, membership, rnd, timed);
         return c;
     }
 
@@ -282,10 +281,8 @@ final class SimClient {
         if (done && !ended) {
             return;
         }
-        if (flood.on()) {
-            if (now >= flood.from() && now < flood.to()) {
-                flood(now, sim);
-            }
+        if (flooding != null) {
+            flooding.onTick(now, sim, this);
             return;
         }
         if (byzantine) {
@@ -370,63 +367,6 @@ final class SimClient {
         }
         if (++next > requests) {
             done = true;
-        }
-    }
-
-    /**
-     * One tick of the flood: {@link Scenario.Flood#perTick} requests, a new sequence every
-     * {@link Scenario.Flood#perSequence} of them; each valid nowhere, at the current primary only, at its backups only,
-     * or at f+1 random agreement nodes; the first request of a sequence sometimes comes as {@code MAX_VARIANTS}
-     * variants valid at the primary only and one more valid at the backups only.
-     */
-    private void flood(long now, Simulation sim) {
-        int primary = sim.currentPrimary();
-        java.util.Set<Integer> backups = new java.util.HashSet<>();
-        for (int node = 0; node < membership.agreementCount(); node++) {
-            if (node != primary) {
-                backups.add(node);
-            }
-        }
-        for (int k = 0; k < flood.perTick(); k++) {
-            if (floodSent++ % flood.perSequence() == 0) {
-                generation++;
-                id = sequenceAt(now);
-                next = 1;
-                if (rnd.nextInt(3) == 0) {
-                    for (int v = 0; v < 3; v++) { // RequestStore.MAX_VARIANTS
-                        floodRequest(sim, "primary only " + v, java.util.Set.of(primary));
-                    }
-                    floodRequest(sim, "backups", backups);
-                    next++;
-                    continue;
-                }
-            }
-            switch (rnd.nextInt(4)) {
-                case 0 -> floodRequest(sim, "nowhere", java.util.Set.of());
-                case 1 -> floodRequest(sim, "primary", java.util.Set.of(primary));
-                case 2 -> floodRequest(sim, "backups", backups);
-                default -> {
-                    java.util.Set<Integer> some = new java.util.HashSet<>();
-                    while (some.size() < membership.f() + 1) {
-                        some.add(rnd.nextInt(membership.agreementCount()));
-                    }
-                    floodRequest(sim, "f+1", some);
-                }
-            }
-            next++;
-        }
-    }
-
-    /** Request {@link #next} of the flood's current sequence, valid at {@code validAt}, sent to those nodes only. */
-    private void floodRequest(Simulation sim, String variant, java.util.Set<Integer> validAt) {
-        Request r = new Request(new RequestId(id, next), payload(next, " " + variant));
-        sim.signatures().clientSigns(r);
-        sim.authenticators().validAt(r, validAt);
-        sim.count("flood requests sent");
-        for (int node = 0; node < membership.agreementCount(); node++) {
-            if (validAt.contains(node) || validAt.isEmpty()) { // where it is invalid, the adapter refuses it anyway
-                sim.clientSends(this, node, r);
-            }
         }
     }
 

@@ -11,6 +11,34 @@ import java.util.Random;
  */
 final class SimNetwork {
 
+    /**
+     * The addresses a message to {@code d} from {@code from} goes to: nodes are 0..nodeCount-1, client k is
+     * nodeCount + k ({@code clientIndex} of its name, null for a client that is gone); a message to a group of nodes
+     * never goes back to its sender.
+     */
+    static List<Integer> addresses(int from, org.bftws.core.Destination d, org.bftws.core.Membership membership,
+                                   int nodeCount, java.util.function.Function<String, Integer> clientIndex) {
+        List<Integer> list = new ArrayList<>();
+        if (d instanceof org.bftws.core.Destination.Node n) {
+            list.add(n.id());
+        } else if (d instanceof org.bftws.core.Destination.Client c) {
+            Integer index = clientIndex.apply(c.id());
+            if (index != null) {
+                list.add(nodeCount + index);
+            }
+        } else {
+            for (int i = 0; i < nodeCount; i++) {
+                boolean wanted = d instanceof org.bftws.core.Destination.AllNodes
+                        || (d instanceof org.bftws.core.Destination.AgreementNodes && membership.isAgreementNode(i))
+                        || (d instanceof org.bftws.core.Destination.ExecutionNodes && !membership.isAgreementNode(i));
+                if (wanted && i != from) {
+                    list.add(i);
+                }
+            }
+        }
+        return list;
+    }
+
     /** A message in flight; {@code to} is a node id, or {@link Simulation#clientAddress} for a client. */
     record Envelope(long at, long order, int from, int to, Object payload) {
     }

@@ -64,8 +64,7 @@ public final class Simulation {
     private final TentativeWindows tentativeWindows;
     private final Observations observations;
     private long now;
-    /** Ticks each node has run (a paused node's time stands still): its own clock, for the flood's checks. */
-    private final long[] ticked;
+    private final FloodWatch floodWatch;
 
     private Simulation(Scenario scenario, boolean traced) {
         this.scenario = scenario;
@@ -85,7 +84,7 @@ public final class Simulation {
         this.previousState = new byte[n][];
         this.lies = new Random(scenario.seed() ^ 0x6c696573L);
         this.down = new boolean[n];
-        this.ticked = new long[n];
+        this.floodWatch = new FloodWatch(scenario, oracle, n);
         this.tamperers = new Tamperer[n];
         for (int i = 0; i < n; i++) {
             disks.add(new ArrayList<>());
@@ -160,7 +159,7 @@ public final class Simulation {
             }
             for (int i = 0; i < nodes.length; i++) {
                 if (!down[i]) {
-                    ticked[i]++;
+                    floodWatch.ticked(i);
                     process(i, nodes[i].onTick());
                 }
             }
@@ -172,7 +171,7 @@ public final class Simulation {
             smuggleNested();
             if (!oracle.violations().isEmpty()
                     || (now > scenario.faultTicks() && correctClientsDone() && oracle.pendingAcceptances() == 0
-                    && now > floodQuietFrom() + 2L * scenario.options().statusPeriod())) {
+                    && now > floodWatch.quietFrom() + 2L * scenario.options().statusPeriod())) {
                 break;
             }
         }
@@ -192,26 +191,6 @@ public final class Simulation {
         if (scenario.expiry().on() && !down[i]) {
             process(i, nodes[i].onClock(Math.max(0, now * Scenario.MS_PER_TICK + scenario.expiry().skew(i))));
         }
-    }
-
-    /**
-     * Ticks after a correct node last admitted a request by which it has stopped claiming it if nobody corroborated
-     * it: an upper bound of the core's abandonment time (its claims, their retries after 1, 3 and 7 status periods,
-     * the slow path) plus its scan period.
-     */
-    private long floodQuiet() {
-        org.bftws.core.ReplicaOptions o = scenario.options();
-        long slow = Math.max(o.fetchTimeout(), o.viewChangeTimeout() / 4);
-        return 2L * o.viewChangeTimeout() + 8L * o.statusPeriod() + 4L * o.fetchTimeout() + slow;
-    }
-
-    /** The tick from which the flood's requests must no longer be claimed by correct nodes (-1: no flood). */
-    private long floodQuietFrom() {
-        return scenario.flood().on() ? scenario.flood().to() + floodQuiet() : -1;
-    }
-
-    private static boolean flooded(Request r) {
-        return SimClient.clientOf(r.id().client()).equals(SimClient.FLOODER);
     }
 
     /** The primary of the view the first correct agreement node is in: whom the flooding client aims at. */
@@ -338,9 +317,7 @@ public final class Simulation {
             if (isNested(r.id().client()) && !scenario.faulty(e.to())) {
                 oracle.admittedNested(r);
             }
-            if (flooded(r)) {
-                oracle.floodAdmitted(e.to(), r.ref(), ticked[e.to()]);
-            }
+            floodWatch.admitted(e.to(), r);
             process(e.to(), nodes[e.to()].onRequest(r));
             return;
         }
@@ -391,9 +368,7 @@ public final class Simulation {
         List<Request> bodies = new ArrayList<>();
         for (Request r : fw.requests()) {
             if (!isNested(r.id().client()) && signatures.clientSigned(r) && authenticators.authenticates(to, r)) {
-                if (flooded(r)) {
-                    oracle.floodAdmitted(to, r.ref(), ticked[to]);
-                }
+                floodWatch.admitted(to, r);
                 process(to, nodes[to].onRequest(r));
             } else {
                 bodies.add(r);
@@ -464,20 +439,10 @@ public final class Simulation {
     private void route(int from, Output.Send send) {
         Message m = send.message();
         count("sent " + m.getClass().getSimpleName());
-        // Claims the node broadcasts (its claims, their retries, its signed claim): not a certificate forwarded to the
-        // primary nor an answer to a node that asked for a request it holds (both go to one node, and only for a
-        // request some correct node can prove, or one it still holds)
-        if (scenario.flood().on() && !scenario.faulty(from) && send.to() instanceof Destination.AgreementNodes) {
-            List<org.bftws.core.RequestRef> claimed = m instanceof org.bftws.core.Claim c ? c.refs()
-                    : m instanceof org.bftws.core.SignedClaim sc && sc.sender() == from ? sc.refs() : List.of();
-            for (org.bftws.core.RequestRef ref : claimed) {
-                if (SimClient.clientOf(ref.id().client()).equals(SimClient.FLOODER)) {
-                    oracle.floodClaimed(from, ref, ticked[from], floodQuiet(), m.getClass().getSimpleName());
-                }
-            }
-        }
+        floodWatch.sent(from, m, send.to());
         signatures.emit(from, m);
-        List<Integer> destinations = destinations(from, send.to());
+        List<Integer> destinations = SimNetwork.addresses(from, send.to(), membership, nodes.length,
+                client -> clientIndex.get(SimClient.clientOf(client)));
         if (tamperers[from] == null) {
             for (int to : destinations) {
                 network.send(now, from, to, m, 0);
@@ -488,28 +453,6 @@ public final class Simulation {
             signatures.emit(from, a.message());
             network.send(now, from, a.to(), a.message(), a.extraDelay());
         }
-    }
-
-    private List<Integer> destinations(int from, Destination d) {
-        List<Integer> list = new ArrayList<>();
-        if (d instanceof Destination.Node n) {
-            list.add(n.id());
-        } else if (d instanceof Destination.Client c) {
-            Integer index = clientIndex.get(SimClient.clientOf(c.id()));
-            if (index != null) {
-                list.add(nodes.length + index);
-            }
-        } else {
-            for (int i = 0; i < nodes.length; i++) {
-                boolean wanted = d instanceof Destination.AllNodes
-                        || (d instanceof Destination.AgreementNodes && membership.isAgreementNode(i))
-                        || (d instanceof Destination.ExecutionNodes && !membership.isAgreementNode(i));
-                if (wanted && i != from) {
-                    list.add(i);
-                }
-            }
-        }
-        return list;
     }
 
     void count(String event) {

@@ -295,7 +295,7 @@ class MacAuthenticatedRequestsTest {
     void aCertifiedRequestIsProposedEvenWhenAFaultyClientFilledItsVariants() {
         TestCluster c = cluster();
         // A faulty client fills the primary's variants of one id with requests only the primary authenticates ...
-        for (int v = 0; v < RequestStore.MAX_VARIANTS; v++) {
+        for (int v = 0; v < RequestBodies.MAX_VARIANTS; v++) {
             c.send(new Request(new RequestId("faulty-client", 1),
                     ("primary only " + v).getBytes(StandardCharsets.UTF_8)), 0);
         }
