@@ -72,13 +72,9 @@ public final class InboundSequences {
     /**
      * BFT mode: takes on sequence {@code id} for a client request that arrived before (or without) its
      * CreateSequence. Every replica of a group derives the same identifier from the client's UUID, and the request
-     * itself was authenticated, so the replica can serve the sequence; a CreateSequence arriving later finds it.
+     * itself was authenticated, so the replica can serve the sequence; a CreateSequence arriving later finds it. Owner
+     * {@code owner} ("" when not counted) holds at most {@code ownerLimit} sequences.
      */
-    public InboundSequence adopt(String id, String service) throws CreateSequenceRefused {
-        return adopt(id, service, "", Integer.MAX_VALUE);
-    }
-
-    /** As {@link #adopt(String, String)} for {@code owner}, refusing a new sequence beyond {@code ownerLimit}. */
     public synchronized InboundSequence adopt(String id, String service, String owner, int ownerLimit)
             throws CreateSequenceRefused {
         InboundSequence existing = byId.get(id);

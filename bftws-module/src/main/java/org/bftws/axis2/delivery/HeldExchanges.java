@@ -41,11 +41,6 @@ public final class HeldExchanges {
         return limit;
     }
 
-    /** Parks {@code x} until {@code deadlineNanos}; returns the exchanges to let go now to stay within the limit. */
-    public List<Held> hold(PendingRequest r, HttpExchange x, long deadlineNanos) {
-        return hold(r, x, deadlineNanos, null, Integer.MAX_VALUE).evicted();
-    }
-
     /** What {@link #hold(PendingRequest, HttpExchange, long, String, int)} lets go, and why. */
     public record Released(List<Held> overPartyLimit, List<Held> overNodeLimit) {
         public List<Held> evicted() {

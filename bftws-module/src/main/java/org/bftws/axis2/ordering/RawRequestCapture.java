@@ -27,8 +27,6 @@ import org.bftws.security.RefusalLog;
  */
 public final class RawRequestCapture implements Builder {
 
-    /** Message context property: the request's bytes as received. */
-    public static final String RAW_BYTES = org.bftws.security.ReceivedBytes.PROPERTY;
 
     private static final String[] SOAP_TYPES = {"text/xml", "application/soap+xml"};
 
@@ -56,7 +54,7 @@ public final class RawRequestCapture implements Builder {
 
     /** The bytes {@code mc} arrived as, or null when it was not captured. */
     public static byte[] of(MessageContext mc) {
-        return (byte[]) mc.getProperty(RAW_BYTES);
+        return (byte[]) mc.getProperty(org.bftws.security.ReceivedBytes.PROPERTY);
     }
 
     @Override
@@ -78,7 +76,7 @@ public final class RawRequestCapture implements Builder {
                     "oversized requests: " + counters.oversizedRequests.incrementAndGet());
             throw RefusalLog.alreadyLogged(fault);
         }
-        mc.setProperty(RAW_BYTES, bytes);
+        mc.setProperty(org.bftws.security.ReceivedBytes.PROPERTY, bytes);
         try {
             return delegate.processDocument(new ByteArrayInputStream(bytes), contentType, mc);
         } catch (AxisFault | RuntimeException e) {

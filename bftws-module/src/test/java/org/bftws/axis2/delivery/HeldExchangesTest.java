@@ -17,6 +17,12 @@ class HeldExchangesTest {
         return mc;
     }
 
+    /** Holds {@code x} for no party in particular; returns what the node's limit lets go. */
+    private static List<HeldExchanges.Held> anyone(HeldExchanges held, PendingRequest r, HttpExchange x,
+                                                   long deadline) {
+        return held.hold(r, x, deadline, null, Integer.MAX_VALUE).evicted();
+    }
+
     private static PendingRequest request(long n) {
         return new PendingRequest("s", n, message());
     }
@@ -26,9 +32,9 @@ class HeldExchangesTest {
         HeldExchanges held = new HeldExchanges(2);
         PendingRequest r1 = request(1);
         HttpExchange x1 = HttpExchange.of(r1.message());
-        assertTrue(held.hold(r1, x1, Long.MAX_VALUE).isEmpty());
-        assertTrue(held.hold(request(2), HttpExchange.of(message()), Long.MAX_VALUE).isEmpty());
-        List<HeldExchanges.Held> letGo = held.hold(request(3), HttpExchange.of(message()), Long.MAX_VALUE);
+        assertTrue(anyone(held, r1, x1, Long.MAX_VALUE).isEmpty());
+        assertTrue(anyone(held, request(2), HttpExchange.of(message()), Long.MAX_VALUE).isEmpty());
+        List<HeldExchanges.Held> letGo = anyone(held, request(3), HttpExchange.of(message()), Long.MAX_VALUE);
         assertEquals(1, letGo.size());
         assertSame(x1, letGo.get(0).exchange());
         assertSame(r1, letGo.get(0).request());
@@ -54,10 +60,10 @@ class HeldExchangesTest {
     void answeredExchangesDoNotCountAgainstTheLimit() {
         HeldExchanges held = new HeldExchanges(2);
         HttpExchange x1 = HttpExchange.of(message());
-        held.hold(request(1), x1, Long.MAX_VALUE);
-        held.hold(request(2), HttpExchange.of(message()), Long.MAX_VALUE);
+        anyone(held, request(1), x1, Long.MAX_VALUE);
+        anyone(held, request(2), HttpExchange.of(message()), Long.MAX_VALUE);
         x1.answer(null);
-        assertTrue(held.hold(request(3), HttpExchange.of(message()), Long.MAX_VALUE).isEmpty(),
+        assertTrue(anyone(held, request(3), HttpExchange.of(message()), Long.MAX_VALUE).isEmpty(),
                 "the answered exchange made room");
         assertEquals(2, held.size());
     }
@@ -68,9 +74,9 @@ class HeldExchangesTest {
         HttpExchange early = HttpExchange.of(message());
         HttpExchange answered = HttpExchange.of(message());
         HttpExchange late = HttpExchange.of(message());
-        held.hold(request(1), early, 100);
-        held.hold(request(2), answered, 100);
-        held.hold(request(3), late, 300);
+        anyone(held, request(1), early, 100);
+        anyone(held, request(2), answered, 100);
+        anyone(held, request(3), late, 300);
         answered.answer(null);
         List<HeldExchanges.Held> expired = held.expire(200);
         assertEquals(1, expired.size());
