@@ -22,6 +22,15 @@ public final class ReceivedBytes {
     private ReceivedBytes() {
     }
 
+    /**
+     * The bytes of {@code mc} as received when they are plain UTF-8 XML read alike by every parser (see the class
+     * comment); null when none were kept or they are not.
+     */
+    public static byte[] plainOf(MessageContext mc) {
+        byte[] bytes = of(mc);
+        return bytes != null && readAlike(bytes, charsetOf(mc)) ? bytes : null;
+    }
+
     /** The bytes of {@code mc} as received, null when none were kept. */
     static byte[] of(MessageContext mc) {
         return mc.getProperty(PROPERTY) instanceof byte[] bytes ? bytes : null;
@@ -34,12 +43,13 @@ public final class ReceivedBytes {
     }
 
     /** Whether bytes read with {@code charset} (null: none named) are plain UTF-8 XML, which DOM reads alike. */
-    static boolean readAlike(byte[] bytes, String charset) {
+    public static boolean readAlike(byte[] bytes, String charset) {
         boolean utf8 = charset == null || "UTF-8".equalsIgnoreCase(charset.trim());
         return utf8 && isPlainUtf8Xml(bytes);
     }
 
-    static boolean isPlainUtf8Xml(byte[] bytes) {
+    /** Whether {@code bytes} are UTF-8 XML by their own account (no other byte-order mark or declared encoding). */
+    public static boolean isPlainUtf8Xml(byte[] bytes) {
         int start = startsWith(bytes, UTF8_BOM, 0) ? UTF8_BOM.length : 0;
         if (bytes.length <= start + 1 || bytes[start] != '<' || bytes[start + 1] == 0) {
             return false; // UTF-16, UTF-32 (either byte order), EBCDIC or leading junk: leave it to the parsed envelope

@@ -35,6 +35,23 @@ public record SignedEnvelope(SOAPEnvelope envelope, byte[] bytes) {
                 ? Optional.of(s.bytes()) : Optional.empty();
     }
 
+    /**
+     * A transport sender that sends {@link #bytesToSend} as they are when a message has them (the client's
+     * multicast, a replica's reply capture): only for those may a MAC cover the bytes themselves ({@code mac}
+     * profile's bytes form), since any other sender serialises the tree again.
+     */
+    public interface BytesSender {
+    }
+
+    /**
+     * Whether what the transport sends for {@code mc} is exactly the bytes a security handler running now leaves in
+     * a {@link SignedEnvelope}: it runs last, the message is plain UTF-8 SOAP, and its sender is a {@link BytesSender}.
+     */
+    public static boolean sentAsBytes(MessageContext mc) {
+        return keepsBytes(mc) && mc.getTransportOut() != null
+                && mc.getTransportOut().getSender() instanceof BytesSender;
+    }
+
     /** Whether the envelope {@code mc} carries now is the one the transport sends: see the class comment. */
     static boolean keepsBytes(MessageContext mc) {
         return Boolean.TRUE.equals(mc.getProperty(SIGNED_LAST)) && !mc.isDoingMTOM() && !mc.isDoingSwA()

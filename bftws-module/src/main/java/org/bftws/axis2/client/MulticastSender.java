@@ -56,7 +56,7 @@ import org.bftws.wire.WireLimits;
  * retransmissions: replicas that missed the request obtain it from their peers. The call fails when no reply can be
  * decided any more (every node answered or gave up, or the total of all attempts and backoffs ran out).
  */
-public final class MulticastSender extends AbstractHandler implements TransportSender {
+public final class MulticastSender extends AbstractHandler implements TransportSender, SignedEnvelope.BytesSender {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MulticastSender.class);
 
     /** Message context property: the {@link Target} the OutHandler resolved. */
@@ -347,6 +347,8 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             }
         }
         op.setProperty(MessageContext.TRANSPORT_IN, new ByteArrayInputStream(reply.body()));
+        // the decided reply's bytes, which the in-flow's security handler checks a MAC over the bytes on
+        op.setProperty(org.bftws.security.ReceivedBytes.PROPERTY, reply.body());
     }
 
     @Override

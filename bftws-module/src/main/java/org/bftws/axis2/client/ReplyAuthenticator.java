@@ -97,7 +97,7 @@ final class ReplyAuthenticator {
             return id;
         }
         // what is checked is what was read (and is voted on): the envelope parsed with the content type's charset
-        String sender = macs == null ? null : macs.authenticateReply(read.envelope(), group).orElse(null);
+        String sender = macs == null ? null : macs.authenticateReply(read.envelope(), reply.body(), read.charset(), group).orElse(null);
         if (sender == null) {
             sender = verifier.verifyAsRead(reply.body(), read.charset(), read.envelope()).name();
         }

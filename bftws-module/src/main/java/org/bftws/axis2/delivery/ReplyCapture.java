@@ -24,7 +24,7 @@ import org.bftws.security.SignedEnvelope;
  * caches them and answers every waiting exchange. Nothing is written to a socket here, which is what lets a replica
  * deliver requests for which no HTTP exchange waits on it.
  */
-public final class ReplyCapture extends AbstractHandler implements TransportSender {
+public final class ReplyCapture extends AbstractHandler implements TransportSender, SignedEnvelope.BytesSender {
 
     public static final String CAPTURED = "bftws.capturedReply";
     /**

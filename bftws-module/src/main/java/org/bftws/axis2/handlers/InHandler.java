@@ -141,20 +141,18 @@ public final class InHandler extends AbstractHandler {
         RmHeaders.SequenceHeader h = new RmHeaders.SequenceHeader(seq.id(), n);
         switch (seq.accept(h.number())) {
             case NEW -> {
-                mc.getEnvelope().build();
+                // no tree before ordering: the body stays unparsed (its bytes are what is ordered) until execution
                 mc.setProperty(ServiceDelivery.SUSPENDED, Boolean.TRUE);
                 dest.accept(seq, h.number(), mc);
                 return InvocationResponse.SUSPEND;
             }
             case DUPLICATE_PENDING -> {
-                mc.getEnvelope().build();
                 if (dest.join(seq.id(), h.number(), mc)) {
                     return InvocationResponse.SUSPEND;
                 }
                 return fromCache(dest, seq, h.number(), mc);
             }
             case DUPLICATE_DELIVERED -> {
-                mc.getEnvelope().build();
                 return fromCache(dest, seq, h.number(), mc);
             }
             case CLOSED -> throw RmFault.sequenceClosed(seq.id());
@@ -165,7 +163,6 @@ public final class InHandler extends AbstractHandler {
                 // retransmitted "beyond the window" for good and never learnt it must open a new sequence
                 // (measure sequences, 2026-11-27).
                 if (seq.adopted()) {
-                    mc.getEnvelope().build();
                     if (dest.awaitReplyFromTotalOrder(seq, h.number(), mc)) {
                         return InvocationResponse.SUSPEND;
                     }

@@ -55,7 +55,6 @@ public final class ReadOnlyAdmission {
             }
             return InvocationResponse.ABORT;
         }
-        mc.getEnvelope().build();
         mc.setProperty(ServiceDelivery.SUSPENDED, Boolean.TRUE);
         mc.setProperty(READ_ONLY, Boolean.TRUE);
         replica.invoker().read(mc, HttpExchange.of(mc));

@@ -14,7 +14,7 @@ import org.bftws.security.SecurityRefusal;
  * {@code <mac:Authenticator from="replica0" to="replica1" soapenv:mustUnderstand="1">base64 HMAC</mac:Authenticator>}.
  * mustUnderstand, so that a node without this profile refuses the message instead of accepting it unchecked.
  */
-record AuthenticatorHeader(String from, String to, byte[] mac) {
+record AuthenticatorHeader(String from, String to, byte[] mac, boolean coversBytes) {
     static final String NS = "urn:bftws:mac:1";
     static final String PREFIX = "mac";
     static final QName NAME = new QName(NS, "Authenticator", PREFIX);
@@ -27,6 +27,9 @@ record AuthenticatorHeader(String from, String to, byte[] mac) {
         block.setMustUnderstand(true);
         block.addAttribute("from", from, null);
         block.addAttribute("to", to, null);
+        if (coversBytes) {
+            block.addAttribute(ByteSeal.COVERS, ByteSeal.BYTES, null);
+        }
         block.setText(Base64.getEncoder().encodeToString(mac));
     }
 
@@ -51,7 +54,7 @@ record AuthenticatorHeader(String from, String to, byte[] mac) {
         if (mac.length != MAC_BYTES) {
             throw malformed("its MAC must be " + MAC_BYTES + " bytes of HMAC-SHA256");
         }
-        return new AuthenticatorHeader(from, to, mac);
+        return new AuthenticatorHeader(from, to, mac, coversBytes(block));
     }
 
     /** The header block itself, null when absent; marks it processed (this profile understands it). */
@@ -65,5 +68,15 @@ record AuthenticatorHeader(String from, String to, byte[] mac) {
 
     private static SecurityRefusal malformed(String problem) {
         return MacHeaderBlocks.malformed(NAME, problem);
+    }
+
+    /** Whether {@code block} says its MACs cover the message's bytes ({@link ByteSeal}); absent: the canonical form. */
+    static boolean coversBytes(OMElement block) throws SecurityRefusal {
+        String covers = block.getAttributeValue(new javax.xml.namespace.QName(ByteSeal.COVERS));
+        if (covers != null && !ByteSeal.BYTES.equals(covers)) {
+            throw MacHeaderBlocks.malformed(block.getQName(), "attribute " + ByteSeal.COVERS + " may only say "
+                    + ByteSeal.BYTES);
+        }
+        return covers != null;
     }
 }

@@ -1,6 +1,7 @@
 package org.bftws.security.mac;
 
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,15 +9,20 @@ import java.util.function.Function;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPHeaderBlock;
+import org.apache.axiom.om.OMOutputFormat;
+import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.MessageContext;
+import org.apache.axis2.util.MessageProcessorSelector;
 import org.bftws.config.GroupConfig;
 import org.bftws.config.ReplicasConfig;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.DeploymentTrust;
 import org.bftws.security.MessageAuthenticator;
 import org.bftws.security.PartyKeystore;
+import org.bftws.security.ReceivedBytes;
 import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
+import org.bftws.security.SignedEnvelope;
 import org.bftws.security.WsSecurity;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MalformedXml;
@@ -68,7 +74,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
         }
         if (peer == null) {
             if (isClientRequest(outgoing, group)) {
-                addRequestAuthenticator(outgoing.getEnvelope(), group);
+                addRequestAuthenticator(outgoing, group);
             } else {
                 AuthenticatedParty.refuseToSignFaultToNobody(outgoing);
                 wsSecurity.apply(group).signMessage(outgoing);
@@ -80,18 +86,47 @@ public final class MacAuthenticator implements MessageAuthenticator {
         if (old != null) {
             old.detach(); // a message sent through the flow again gets a fresh authenticator
         }
+        String from = Exchange.nodeNamed(group, self);
+        String to = peer;
+        if (SignedEnvelope.sentAsBytes(outgoing)) {
+            new AuthenticatorHeader(from, to, ByteSeal.PLACEHOLDER_MAC, true).addTo(envelope);
+            sendSealed(outgoing, bytes -> List.of(macWith(to, MacInput.ofBytes(group.service(), from, to, bytes))));
+            return;
+        }
         WireBundle bundle;
         try {
             bundle = outgoingBundle(outgoing, envelope, group);
         } catch (WireFormatException e) {
             throw new IllegalStateException("this node built PBFT messages it cannot read back: " + e.getMessage(), e);
         }
-        String from = Exchange.nodeNamed(group, self);
         byte[] input = MacInput.of(group.service(), from, peer, envelope, bundle);
-        String to = peer;
-        byte[] mac = keys().mac(peer, input).orElseThrow(() -> new IllegalStateException(self + " holds no MAC key"
-                + " shared with " + to + "; run ./bftws keygen to add the pair keys"));
-        new AuthenticatorHeader(from, peer, mac).addTo(envelope);
+        new AuthenticatorHeader(from, peer, macWith(peer, input), false).addTo(envelope);
+    }
+
+    private byte[] macWith(String peer, byte[] input) {
+        return keys().mac(peer, input).orElseThrow(() -> new IllegalStateException(self + " holds no MAC key"
+                + " shared with " + peer + "; run ./bftws keygen to add the pair keys"));
+    }
+
+    /**
+     * The bytes form ({@link ByteSeal}): serialises {@code outgoing} once, with the placeholders its authenticator
+     * holds, writes the MACs {@code macs} computes over those bytes in their place, and leaves the result for the
+     * transport ({@link SignedEnvelope}), which sends exactly these bytes. The envelope stays as it is for local
+     * readers (a replica's reply capture reads its body).
+     */
+    private static void sendSealed(MessageContext outgoing, Function<byte[], List<byte[]>> macs) {
+        OMOutputFormat format = new OMOutputFormat();
+        format.setSOAP11(outgoing.isSOAP11());
+        format.setCharSetEncoding(java.nio.charset.StandardCharsets.UTF_8.name());
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(2048);
+        try {
+            MessageProcessorSelector.getMessageFormatter(outgoing).writeTo(outgoing, format, out, true);
+        } catch (AxisFault e) {
+            throw new IllegalStateException("cannot serialise the message to authenticate: " + e.getMessage(), e);
+        }
+        byte[] bytes = out.toByteArray();
+        ByteSeal.seal(bytes, macs.apply(bytes));
+        outgoing.setProperty(SignedEnvelope.PROPERTY, new SignedEnvelope(outgoing.getEnvelope(), bytes));
     }
 
     /**
@@ -110,19 +145,32 @@ public final class MacAuthenticator implements MessageAuthenticator {
         return true;
     }
 
-    /** One entry per node of the group, each under the key this client shares with that node, over one input. */
-    private void addRequestAuthenticator(SOAPEnvelope envelope, GroupConfig group) throws SecurityRefusal {
+    /**
+     * One entry per node of the group, each under the key this client shares with that node, over one input: the
+     * bytes as they travel when the transport sends them as they are ({@link ByteSeal}), else the canonical form.
+     */
+    private void addRequestAuthenticator(MessageContext outgoing, GroupConfig group) throws SecurityRefusal {
+        SOAPEnvelope envelope = outgoing.getEnvelope();
         SOAPHeaderBlock old = RequestAuthenticatorHeader.find(envelope);
         if (old != null) {
             old.detach(); // a message sent through the flow again gets a fresh authenticator
         }
         String client = Exchange.clientNamed(config, self);
-        byte[] input = MacInput.ofRequest(group.service(), client, envelope);
         java.util.Map<String, byte[]> entries = new java.util.LinkedHashMap<>();
-        for (org.bftws.config.NodeConfig node : group.nodes()) {
-            entries.put(node.name(), keys().mac(node.name(), input).orElseThrow());
+        if (SignedEnvelope.sentAsBytes(outgoing)) {
+            group.nodes().forEach(node -> entries.put(node.name(), ByteSeal.PLACEHOLDER_MAC));
+            new RequestAuthenticatorHeader(client, entries, true).addTo(envelope);
+            sendSealed(outgoing, bytes -> {
+                byte[] input = MacInput.ofRequestBytes(group.service(), client, bytes);
+                return group.nodes().stream().map(node -> macWith(node.name(), input)).toList();
+            });
+            return;
         }
-        new RequestAuthenticatorHeader(client, entries).addTo(envelope);
+        byte[] input = MacInput.ofRequest(group.service(), client, envelope);
+        for (org.bftws.config.NodeConfig node : group.nodes()) {
+            entries.put(node.name(), macWith(node.name(), input));
+        }
+        new RequestAuthenticatorHeader(client, entries, false).addTo(envelope);
     }
 
     @Override
@@ -142,7 +190,8 @@ public final class MacAuthenticator implements MessageAuthenticator {
         SOAPEnvelope envelope = incoming.getEnvelope();
         RequestAuthenticatorHeader request = RequestAuthenticatorHeader.read(envelope);
         if (request != null) {
-            String client = verifyRequest(envelope, request, group);
+            String client = verifyRequest(envelope, request, group, request.coversBytes()
+                    ? ReceivedBytes.plainOf(incoming) : null);
             return new AuthenticatedParty(client, trust().registered(client).orElseThrow(() -> new SecurityRefusal(
                     RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + client)));
         }
@@ -150,7 +199,8 @@ public final class MacAuthenticator implements MessageAuthenticator {
         if (header == null) {
             return wsSecurity.apply(group).verify(incoming);
         }
-        String from = verify(envelope, header, group, Exchange.expectedSenderOf(incoming, group), incoming);
+        String from = verify(envelope, header, group, Exchange.expectedSenderOf(incoming, group), incoming,
+                header.coversBytes() ? ReceivedBytes.plainOf(incoming) : null);
         return new AuthenticatedParty(from, trust().registered(from).orElseThrow(() -> new SecurityRefusal(
                 RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + from)));
     }
@@ -159,9 +209,12 @@ public final class MacAuthenticator implements MessageAuthenticator {
      * Checks this node's entry of a client's request authenticator and returns the client's name as the config spells
      * it. The sender must be a client of the deployment sharing a key with this node, which must be a node of
      * {@code group}.
+     *
+     * @param bytes the request's bytes as received when the header says it covers them (null: none, or not plain
+     *              UTF-8 XML, which is refused then)
      */
-    private String verifyRequest(SOAPEnvelope envelope, RequestAuthenticatorHeader header, GroupConfig group)
-            throws SecurityRefusal {
+    private String verifyRequest(SOAPEnvelope envelope, RequestAuthenticatorHeader header, GroupConfig group,
+                                 byte[] bytes) throws SecurityRefusal {
         String node = Exchange.nodeNamed(group, self);
         if (node == null) {
             throw new SecurityRefusal(RefusalReason.MISDIRECTED, "a client's request authenticator reached " + self
@@ -176,7 +229,10 @@ public final class MacAuthenticator implements MessageAuthenticator {
                 "the request authenticator of " + client + " has no entry for " + node));
         byte[] input;
         try {
-            input = MacInput.ofRequest(group.service(), client, envelope);
+            input = header.coversBytes()
+                    ? MacInput.ofRequestBytes(group.service(), client, ByteSeal.blanked(received(bytes),
+                    List.copyOf(header.entries().values())))
+                    : MacInput.ofRequest(group.service(), client, envelope);
         } catch (RuntimeException e) {
             throw malformed(e, "");
         }
@@ -208,7 +264,8 @@ public final class MacAuthenticator implements MessageAuthenticator {
             if (header == null) {
                 return Optional.empty();
             }
-            String client = verifyRequest(envelope, header, group);
+            String client = verifyRequest(envelope, header, group,
+                    ReceivedBytes.isPlainUtf8Xml(payload) ? payload : null);
             MacInput.SequencePosition position = MacInput.SequencePosition.of(envelope);
             if (position == null) {
                 throw new SecurityRefusal(RefusalReason.MALFORMED, "a relayed request without wsrm:Sequence");
@@ -238,13 +295,16 @@ public final class MacAuthenticator implements MessageAuthenticator {
      * For a client's Voter: the name of the node that MAC-authenticated
      * {@code reply} for this client; empty when the reply carries no authenticator (it must then be WS-Security
      * signed); SecurityRefusal when it carries one that does not verify.
-     * The reply is the envelope the Voter parsed: the MAC is checked over the very envelope whose content is voted on
-     * (read with the charset its content type names), not over a second reading of the bytes.
+     * The reply is the envelope the Voter parsed from {@code bytes} with {@code charset} (its content type's, null
+     * for none): a MAC over the bytes holds only when they are plain UTF-8 XML, so that what is voted on is what
+     * was MACed; one over the canonical form is checked on that very envelope.
      */
-    public Optional<String> authenticateReply(SOAPEnvelope reply, GroupConfig group) throws SecurityRefusal {
+    public Optional<String> authenticateReply(SOAPEnvelope reply, byte[] bytes, String charset, GroupConfig group)
+            throws SecurityRefusal {
         try {
             AuthenticatorHeader header = AuthenticatorHeader.read(reply);
-            return header == null ? Optional.empty() : Optional.of(verify(reply, header, group, null, null));
+            return header == null ? Optional.empty() : Optional.of(verify(reply, header, group, null, null,
+                    ReceivedBytes.readAlike(bytes, charset) ? bytes : null));
         } catch (RuntimeException e) {
             throw malformed(e, "the reply is not a SOAP envelope: ");
         }
@@ -256,9 +316,10 @@ public final class MacAuthenticator implements MessageAuthenticator {
      *
      * @param expected the node the answered request went to, or null when any node may answer
      * @param incoming the message's context, to leave the decoded bundle in; may be null
+     * @param bytes    the message's bytes when the header covers them and they are plain UTF-8 XML, else null
      */
     private String verify(SOAPEnvelope envelope, AuthenticatorHeader header, GroupConfig group, String expected,
-                          MessageContext incoming) throws SecurityRefusal {
+                          MessageContext incoming, byte[] bytes) throws SecurityRefusal {
         String receiver = Exchange.isNode(group, self) ? Exchange.nodeNamed(group, self) : Exchange.clientNamed(config,
                 self);
         if (receiver == null) {
@@ -277,11 +338,16 @@ public final class MacAuthenticator implements MessageAuthenticator {
             throw new SecurityRefusal(RefusalReason.MISDIRECTED, "an answer from " + from + " to a request sent to "
                     + expected);
         }
-        WireBundle bundle;
+        WireBundle bundle = null;
         byte[] input;
         try {
-            bundle = bundleOf(envelope, group);
-            input = MacInput.of(group.service(), from, receiver, envelope, bundle);
+            if (header.coversBytes()) {
+                input = MacInput.ofBytes(group.service(), from, receiver, ByteSeal.blanked(received(bytes),
+                        List.of(header.mac())));
+            } else {
+                bundle = bundleOf(envelope, group);
+                input = MacInput.of(group.service(), from, receiver, envelope, bundle);
+            }
         } catch (WireFormatException e) {
             throw new SecurityRefusal(RefusalReason.MALFORMED_PBFT, e.getMessage(), e);
         } catch (RuntimeException e) {
@@ -296,6 +362,15 @@ public final class MacAuthenticator implements MessageAuthenticator {
             incoming.setProperty(WireBundle.PROPERTY, bundle);
         }
         return from;
+    }
+
+    /** {@code bytes}, which a MAC over the bytes needs; IllegalArgumentException (MALFORMED) when there are none. */
+    private static byte[] received(byte[] bytes) {
+        if (bytes == null) {
+            throw new IllegalArgumentException("its authenticator covers the bytes, which must be plain UTF-8 XML (no"
+                    + " other charset, byte-order mark or declared encoding)");
+        }
+        return bytes;
     }
 
     /**

@@ -22,6 +22,8 @@ import org.bftws.wire.WireNames;
 final class MacInput {
     static final String DOMAIN = AuthenticatorHeader.NS + "#hmac-sha256/v1";
     static final String REQUEST_DOMAIN = AuthenticatorHeader.NS + "#request-hmac-sha256/v1";
+    static final String BYTES_DOMAIN = AuthenticatorHeader.NS + "#bytes-hmac-sha256/v2";
+    static final String REQUEST_BYTES_DOMAIN = AuthenticatorHeader.NS + "#request-bytes-hmac-sha256/v2";
     private static final int BUNDLE = 'B';
 
     private MacInput() {
@@ -45,6 +47,23 @@ final class MacInput {
         CanonicalWriter out = new CanonicalWriter(1024);
         out.writeString(REQUEST_DOMAIN).writeString(group).writeString(client);
         return message(out, envelope, null);
+    }
+
+    /**
+     * The bytes form ({@link ByteSeal}) of a MAC between two parties: a domain of its own, the group, sender and
+     * receiver, then the message's bytes as they travel with the MAC value blanked (length-prefixed).
+     */
+    static byte[] ofBytes(String group, String from, String to, byte[] blanked) {
+        CanonicalWriter out = new CanonicalWriter(blanked.length + 256);
+        out.writeString(BYTES_DOMAIN).writeString(group).writeString(from).writeString(to).writeBytes(blanked);
+        return out.toByteArray();
+    }
+
+    /** The bytes form of a client's request authenticator: as {@link #ofBytes}, without a receiver. */
+    static byte[] ofRequestBytes(String group, String client, byte[] blanked) {
+        CanonicalWriter out = new CanonicalWriter(blanked.length + 256);
+        out.writeString(REQUEST_BYTES_DOMAIN).writeString(group).writeString(client).writeBytes(blanked);
+        return out.toByteArray();
     }
 
     private static byte[] message(CanonicalWriter out, SOAPEnvelope envelope, WireBundle bundle) {

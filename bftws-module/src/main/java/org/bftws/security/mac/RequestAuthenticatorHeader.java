@@ -25,7 +25,7 @@ import org.bftws.security.SecurityRefusal;
  * }</pre>
  * mustUnderstand, so that a node without this profile refuses the message instead of accepting it unchecked.
  */
-record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries) {
+record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries, boolean coversBytes) {
     static final QName NAME = new QName(AuthenticatorHeader.NS, "RequestAuthenticator", AuthenticatorHeader.PREFIX);
     static final QName ENTRY = new QName(AuthenticatorHeader.NS, "Entry", AuthenticatorHeader.PREFIX);
     /** More entries than any group has nodes is refused before anything is allocated for them. */
@@ -38,6 +38,9 @@ record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries) {
                 f.createOMNamespace(AuthenticatorHeader.NS, AuthenticatorHeader.PREFIX));
         block.setMustUnderstand(true);
         block.addAttribute("from", from, null);
+        if (coversBytes) {
+            block.addAttribute(ByteSeal.COVERS, ByteSeal.BYTES, null);
+        }
         Base64.Encoder base64 = Base64.getEncoder();
         entries.forEach((to, mac) -> {
             OMElement entry = f.createOMElement(ENTRY.getLocalPart(), block.getNamespace(), block);
@@ -89,7 +92,7 @@ record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries) {
                 throw malformed("two entries for " + to);
             }
         }
-        return new RequestAuthenticatorHeader(from, entries);
+        return new RequestAuthenticatorHeader(from, entries, AuthenticatorHeader.coversBytes(block));
     }
 
     /** The header block itself, null when absent. */

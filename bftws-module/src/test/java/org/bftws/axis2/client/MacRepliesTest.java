@@ -90,7 +90,7 @@ class MacRepliesTest {
         assertTrue(wire.contains("mac:Authenticator") && wire.contains("from=\"replica1\"")
                 && wire.contains("to=\"client1\""), wire);
         assertFalse(wire.contains("wsse:Security"), "no RSA signature per reply: " + wire);
-        assertEquals("replica1", client.authenticateReply(SignedReplies.parse(wire), group.group).orElseThrow());
+        assertEquals("replica1", client.authenticateReply(SignedReplies.parse(wire), wire.getBytes(java.nio.charset.StandardCharsets.UTF_8), null, group.group).orElseThrow());
     }
 
     @Test
@@ -187,7 +187,7 @@ class MacRepliesTest {
     void aReplyMacedForTheClientConvincesNoOtherParty() throws Exception {
         String wire = macedReply(1, A);
         SecurityRefusal e = org.junit.jupiter.api.Assertions.assertThrows(SecurityRefusal.class,
-                () -> node("replica2").authenticateReply(SignedReplies.parse(wire), group.group));
+                () -> node("replica2").authenticateReply(SignedReplies.parse(wire), wire.getBytes(java.nio.charset.StandardCharsets.UTF_8), null, group.group));
         assertEquals(RefusalReason.MISDIRECTED, e.reason());
     }
 
