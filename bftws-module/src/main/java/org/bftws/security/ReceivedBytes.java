@@ -69,7 +69,18 @@ public final class ReceivedBytes {
         if (at < 0) {
             return true;
         }
-        String rest = declaration.substring(at + "encoding".length()).replaceFirst("^\\s*=\\s*", "");
+        int i = at + "encoding".length();
+        while (i < declaration.length() && Character.isWhitespace(declaration.charAt(i))) {
+            i++;
+        }
+        if (i >= declaration.length() || declaration.charAt(i) != '=') {
+            return false;
+        }
+        i++;
+        while (i < declaration.length() && Character.isWhitespace(declaration.charAt(i))) {
+            i++;
+        }
+        String rest = declaration.substring(i);
         return rest.length() > 6 && (rest.charAt(0) == '"' || rest.charAt(0) == '\'')
                 && rest.substring(1, 6).equalsIgnoreCase("UTF-8") && rest.charAt(6) == rest.charAt(0);
     }
