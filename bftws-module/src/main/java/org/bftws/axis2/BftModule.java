@@ -62,10 +62,12 @@ public final class BftModule implements Module {
             // whose module comes from WEB-INF/modules/bftws.mar): a JDK type both sides share
             Supplier<String> status = monitoring::status;
             configContext.setProperty(StatusServlet.STATUS_PROPERTY, status);
+            // Replicas order client requests under the digest of their exact bytes (no larger than one PBFT request
+            // carries); every node checks a mac authenticator over the bytes as they arrived.
+            RawRequestCapture.install(configContext.getAxisConfiguration(), replica ? REQUEST_LIMIT
+                    : RawRequestCapture.NO_LIMIT, node.counters());
             if (replica) {
-                // Replicas order client requests under the digest of their exact bytes, and exchange PBFT messages
-                // on the control service.
-                RawRequestCapture.install(configContext.getAxisConfiguration(), REQUEST_LIMIT, node.counters());
+                // and exchange PBFT messages on the control service
                 ControlService.deploy(configContext.getAxisConfiguration(), node::replica);
                 // Axis2 initialises modules before it deploys services: start once the service is there.
                 node.startReplicaWhenDeployed(party, group.orElseThrow());

@@ -153,7 +153,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         if (mc.getProperty(ReadOnlyCall.PROPERTY) instanceof ReadOnlyCall read) {
             NodeReply reply = read(mc, target, read);
             if (reply != null) {
-                handOver(mc, reply);
+                handOver(mc, reply, null);
                 return InvocationResponse.CONTINUE;
             }
             read.toOrdered(mc); // and on as the ordered request the call would have been
@@ -186,7 +186,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
             LOG.info("{}: the replicas answered that sequence {} ended; the next call opens a new one",
                     target.address(), message.sequence().id());
         }
-        handOver(mc, reply);
+        handOver(mc, reply, collector instanceof VotingReplyCollector v ? v.decidedEnvelope() : null);
         return InvocationResponse.CONTINUE;
     }
 
@@ -331,7 +331,8 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     }
 
     /** What Axis2's HTTPSender does with a response: the In message context reads it from TRANSPORT_IN. */
-    private static void handOver(MessageContext mc, NodeReply reply) throws AxisFault {
+    private static void handOver(MessageContext mc, NodeReply reply, org.apache.axiom.soap.SOAPEnvelope read)
+            throws AxisFault {
         mc.setProperty(HTTPConstants.MC_HTTP_STATUS_CODE, reply.status());
         OperationContext op = mc.getOperationContext();
         if (op == null || reply.isEmpty()) {
@@ -344,6 +345,9 @@ public final class MulticastSender extends AbstractHandler implements TransportS
                     TransportUtils.getCharSetEncoding(reply.contentType()));
             if (reply.status() >= 400) {
                 in.setProcessingFault(true);
+            }
+            if (read != null) {
+                in.setEnvelope(read); // the Voter read these very bytes: Axis2 need not parse them again
             }
         }
         op.setProperty(MessageContext.TRANSPORT_IN, new ByteArrayInputStream(reply.body()));

@@ -69,6 +69,15 @@ record ReplyContent(byte[] canonical, int view, boolean fault, boolean empty, St
         }
     }
 
+    /** {@link #read}, or null when the reply is not a readable SOAP reply (the Voter then reads it and says why). */
+    static ReplyContent readable(NodeReply reply) {
+        try {
+            return read(reply);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /** The first reply-type {@code wsa:RelatesTo} of the header, trimmed; null when there is none. */
     private static String relatesTo(SOAPEnvelope envelope) {
         if (envelope.getHeader() == null) {

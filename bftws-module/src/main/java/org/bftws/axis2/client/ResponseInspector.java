@@ -35,8 +35,12 @@ final class ResponseInspector {
             return new Inspection(List.of(), false, null, null);
         }
         String charset = reply.contentType() == null ? null : TransportUtils.getCharSetEncoding(reply.contentType());
-        SOAPEnvelope env = OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(reply.body()),
-                charset == null ? "UTF-8" : charset).getSOAPEnvelope();
+        return inspect(OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(reply.body()),
+                charset == null ? "UTF-8" : charset).getSOAPEnvelope());
+    }
+
+    /** What {@link #inspect(NodeReply)} says of a reply whose envelope was read already. */
+    static Inspection inspect(SOAPEnvelope env) {
         List<RmHeaders.Ack> acks;
         try {
             acks = RmHeaders.acknowledgements(env);

@@ -152,7 +152,10 @@ final class Transmission implements Runnable {
                     lastProblem = "HTTP " + reply.status();
                     continue;
                 }
-                ResponseInspector.Inspection seen = ResponseInspector.inspect(reply);
+                // a reply the Voter will read is parsed once, for both
+                ReplyContent read = collector instanceof VotingReplyCollector ? ReplyContent.readable(reply) : null;
+                ResponseInspector.Inspection seen = read != null && read.envelope() != null
+                        ? ResponseInspector.inspect(read.envelope()) : ResponseInspector.inspect(reply);
                 record(seen);
                 if (seen.retry()) {
                     counters.retryLaterReceived.incrementAndGet();
@@ -165,7 +168,11 @@ final class Transmission implements Runnable {
                     LOG.debug("{} to {}: final answer (HTTP {}) at attempt {}, {} ms after the first was sent",
                             message.number(), node, reply.status(), attempt, tookMillis);
                 }
-                collector.offer(reply);
+                if (read != null) {
+                    ((VotingReplyCollector) collector).offer(reply, read);
+                } else {
+                    collector.offer(reply);
+                }
                 if (!collector.wantsMoreFrom(node)) {
                     return;
                 }

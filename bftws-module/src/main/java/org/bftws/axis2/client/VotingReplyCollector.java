@@ -38,7 +38,7 @@ public final class VotingReplyCollector implements ReplyCollector {
     public record Decision(int view, List<String> agreeing) {
     }
 
-    private record Counted(NodeReply reply, Digest result, boolean fault, boolean tentative) {
+    private record Counted(NodeReply reply, Digest result, boolean fault, boolean tentative, ReplyContent read) {
     }
 
     private final RequestId request;
@@ -55,6 +55,7 @@ public final class VotingReplyCollector implements ReplyCollector {
     /** Nodes whose final reply was dropped or that gave up; with {@link #counted}, the nodes that are done. */
     private final Set<URI> uncounted = new HashSet<>();
     private NodeReply decided;
+    private ReplyContent decidedRead;
     private boolean inconclusive;
 
     /**
@@ -96,6 +97,14 @@ public final class VotingReplyCollector implements ReplyCollector {
 
     @Override
     public void offer(NodeReply reply) {
+        offer(reply, null);
+    }
+
+    /**
+     * {@link #offer(NodeReply)} with the reply already read (its transmission read it to see whether it asks for a
+     * retransmission): each reply is parsed once. {@code read} null: read it here.
+     */
+    void offer(NodeReply reply, ReplyContent read) {
         synchronized (this) {
             if (settled()) {
                 counters.late.incrementAndGet();
@@ -111,7 +120,7 @@ public final class VotingReplyCollector implements ReplyCollector {
         ReplyContent content;
         int node;
         try {
-            content = ReplyContent.read(reply);
+            content = read != null ? read : ReplyContent.read(reply);
             node = authenticator.authenticate(reply, content);
             if (messageId != null && content.relatesTo() != null && !messageId.equals(content.relatesTo())) {
                 // authentic, but for another message: PBFT's client checks the timestamp its reply echoes likewise
@@ -148,7 +157,7 @@ public final class VotingReplyCollector implements ReplyCollector {
         Voter.Outcome outcome = voter.add(new Reply(request, content.view(), content.canonical(), node,
                 content.tentative()));
         Digest result = Digest.of(content.canonical());
-        counted.add(new Counted(reply, result, content.fault(), content.tentative()));
+        counted.add(new Counted(reply, result, content.fault(), content.tentative(), content));
         counters.counted.incrementAndGet();
         if (content.tentative()) {
             counters.tentative.incrementAndGet();
@@ -174,6 +183,7 @@ public final class VotingReplyCollector implements ReplyCollector {
                     // the status follows what the content says, whatever HTTP status the replica chose
                     int status = c.reply().isEmpty() ? c.reply().status() : c.fault() ? 500 : 200;
                     decided = new NodeReply(c.reply().node(), status, c.reply().contentType(), c.reply().body());
+                    decidedRead = c.read();
                 }
             }
         }
@@ -207,6 +217,15 @@ public final class VotingReplyCollector implements ReplyCollector {
     private void finished(URI node) {
         uncounted.add(node);
         notifyAll();
+    }
+
+    /**
+     * The envelope of the decided reply as the Voter read it (whole, from the very bytes {@link #await} returns, with
+     * their content type's charset), null while none is decided or it was empty: Axis2 takes it instead of parsing the
+     * bytes once more.
+     */
+    synchronized org.apache.axiom.soap.SOAPEnvelope decidedEnvelope() {
+        return decidedRead == null ? null : decidedRead.envelope();
     }
 
     @Override

@@ -28,6 +28,9 @@ import org.bftws.security.RefusalLog;
 public final class RawRequestCapture implements Builder {
 
 
+    /** The limit of a node that orders nothing: it keeps any request's bytes, as large as Axis2 takes them. */
+    public static final int NO_LIMIT = Integer.MAX_VALUE - 16;
+
     private static final String[] SOAP_TYPES = {"text/xml", "application/soap+xml"};
 
     private final Builder delegate;
@@ -65,7 +68,7 @@ public final class RawRequestCapture implements Builder {
         } catch (IOException e) {
             throw AxisFault.makeFault(e);
         }
-        if (bytes.length > limit) {
+        if (limit != NO_LIMIT && bytes.length > limit) {
             // the sender's fault, with a code: a fault without one is read by Axis2 clients as no fault at all
             boolean soap12 = contentType != null && contentType.contains("application/soap+xml");
             QName code = soap12 ? new QName(SOAP12Constants.SOAP_ENVELOPE_NAMESPACE_URI, "Sender", "soapenv")
