@@ -54,6 +54,12 @@ public final class ReplyRouter implements ClientReplies {
 
     @Override
     public void reply(Reply reply) {
+        RequestId id = reply.request();
+        if (Reply.endedReason(reply.result()).isEmpty() && pending.find(id.client(), id.number()).isEmpty()) {
+            // the usual case: the invoker answered its exchanges when it executed the request ({@link #executed}),
+            // and nobody else waits; a retransmission arriving later is answered from the cache
+            return;
+        }
         writer.execute(() -> answer(reply));
     }
 
