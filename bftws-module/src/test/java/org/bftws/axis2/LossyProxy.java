@@ -111,7 +111,16 @@ final class LossyProxy implements AutoCloseable {
         }
     }
 
+    /** Every response the node gave, in order, with the request it answered (as the proxy forwarded them). */
+    final List<byte[][]> exchanged = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
     private HttpResponse<byte[]> forward(HttpExchange x, byte[] body) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = send(x, body);
+        exchanged.add(new byte[][] {body, response.body()});
+        return response;
+    }
+
+    private HttpResponse<byte[]> send(HttpExchange x, byte[] body) throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(node.resolve(x.getRequestURI().getPath()))
                 .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
         for (String h : List.of("Content-Type", "SOAPAction")) {

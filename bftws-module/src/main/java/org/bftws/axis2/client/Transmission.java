@@ -152,8 +152,9 @@ final class Transmission implements Runnable {
                     lastProblem = "HTTP " + reply.status();
                     continue;
                 }
-                // a reply the Voter will read is parsed once, for both
-                ReplyContent read = collector instanceof VotingReplyCollector ? ReplyContent.readable(reply) : null;
+                // a reply the Voter will read is parsed once, for both; one after the decision the Voter never reads
+                ReplyContent read = collector instanceof VotingReplyCollector && !collector.settled()
+                        ? ReplyContent.readable(reply) : null;
                 ResponseInspector.Inspection seen = read != null && read.envelope() != null
                         ? ResponseInspector.inspect(read.envelope()) : ResponseInspector.inspect(reply);
                 record(seen);
