@@ -46,6 +46,7 @@ class MacAuthenticatorFuzzTest {
             SOAPEnvelope envelope = OMXMLBuilderFactory.createSOAPModelBuilder(new ByteArrayInputStream(bytes), null)
                     .getSOAPEnvelope();
             in.setEnvelope(envelope);
+            in.setProperty(org.bftws.security.ReceivedBytes.PROPERTY, bytes); // as the module's builder keeps them
         } catch (AxisFault notSoap) {
             return; // the transport refuses it before any handler runs
         } catch (RuntimeException notSoap) {
