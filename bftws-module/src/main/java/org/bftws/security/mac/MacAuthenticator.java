@@ -392,6 +392,9 @@ public final class MacAuthenticator implements MessageAuthenticator {
     /** The decoded {@code pbft:Messages} of the body; null when the body holds none, refused when it holds two. */
     private WireBundle bundleOf(SOAPEnvelope envelope, GroupConfig group) throws WireFormatException {
         OMElement found = null;
+        if (envelope.getBody() == null) {
+            throw new IllegalArgumentException("the envelope has no soapenv:Body");
+        }
         for (Iterator<OMElement> it = envelope.getBody().getChildElements(); it.hasNext(); ) {
             OMElement e = it.next();
             if (WireNames.MESSAGES.equals(e.getQName())) {

@@ -83,6 +83,9 @@ final class MacInput {
         }
         out.writeByte(0); // headers end: an element record never starts with a zero byte
         SOAPBody body = envelope.getBody();
+        if (body == null) {
+            throw new IllegalArgumentException("the envelope has no soapenv:Body");
+        }
         CanonicalXml.writeAttributes(body, out);
         CanonicalXml.writeChildren(body, out, 1, (child, o) -> {
             if (!WireNames.MESSAGES.equals(child.getQName())) {

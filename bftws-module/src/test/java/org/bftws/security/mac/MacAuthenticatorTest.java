@@ -186,6 +186,16 @@ class MacAuthenticatorTest {
     }
 
     @Test
+    void anEnvelopeWithoutABodyIsRefusedAsMalformedNotCrashed() throws Exception {
+        // found by MacAuthenticatorFuzzTest (crash-f4b451c4...): a header with an authenticator and no soapenv:Body
+        String wire = sent(nodes[0], 1, envelope(1, "urn:uuid:s-01", bundle()));
+        String bodiless = wire.substring(0, wire.indexOf("<soapenv:Body")) + "</soapenv:Envelope>";
+        SecurityRefusal e = refusedBy(1, bodiless);
+        assertEquals(RefusalReason.MALFORMED, e.reason());
+        assertTrue(e.getMessage().contains("no soapenv:Body"), e.getMessage());
+    }
+
+    @Test
     void aMalformedAuthenticatorIsRefusedAsMalformed() throws Exception {
         String wire = sent(nodes[0], 1, envelope(1, "urn:uuid:s-01", bundle()));
         int start = wire.indexOf("\">", wire.indexOf("<mac:Authenticator")) + 2;
