@@ -52,7 +52,9 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     /** The core's outputs, in its order, and read-only requests in arrival order between them. */
     private final ExecutionQueue work;
     private final AtomicLong reads = new AtomicLong();
-    private final Map<RequestId, Local> local = new ConcurrentHashMap<>();
+    /** By sequence, then number: executing a number forgets the earlier ones of its sequence without a scan. */
+    private final Map<String, java.util.concurrent.ConcurrentNavigableMap<Long, Local>> local =
+            new ConcurrentHashMap<>();
     private final ServiceDelivery delivery = new ServiceDelivery();
     private final RequestContexts contexts;
     private final StateOperations state;
@@ -102,7 +104,12 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
         }
         Request r = Request.over(new RequestId(p.sequenceId(), p.messageNumber()), raw);
         if (executes) {
-            local.putIfAbsent(r.id(), new Local(p, r));
+            Local l = new Local(p, r);
+            local.compute(r.id().client(), (c, of) -> {
+                of = of != null ? of : new java.util.concurrent.ConcurrentSkipListMap<>();
+                of.putIfAbsent(r.id().number(), l);
+                return of;
+            });
         }
         manager.onRequest(r);
     }
@@ -276,8 +283,13 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     /** The suspended message if exactly this request arrived here, else one built from the relayed bytes. */
     private MessageContext messageFor(Request r) throws AxisFault {
         // Executing number k of a client settles every earlier number of it: those copies will never be delivered.
-        local.keySet().removeIf(id -> id.client().equals(r.id().client()) && id.number() < r.id().number());
-        Local l = local.remove(r.id());
+        Local[] found = new Local[1];
+        local.computeIfPresent(r.id().client(), (c, of) -> {
+            of.headMap(r.id().number()).clear();
+            found[0] = of.remove(r.id().number());
+            return of.isEmpty() ? null : of;
+        });
+        Local l = found[0];
         if (l != null && l.request().digest().equals(r.digest())) {
             return l.pending().message();
         }
@@ -290,14 +302,16 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
      */
     @Override
     public boolean release(PendingRequest p) {
-        local.computeIfPresent(new RequestId(p.sequenceId(), p.messageNumber()),
-                (id, l) -> l.pending() == p ? null : l);
+        local.computeIfPresent(p.sequenceId(), (c, of) -> {
+            of.computeIfPresent(p.messageNumber(), (n, l) -> l.pending() == p ? null : l);
+            return of.isEmpty() ? null : of;
+        });
         return true;
     }
 
     /** Forgets requests of a terminated sequence that were never ordered. */
     @Override
     public void forget(String sequenceId) {
-        local.keySet().removeIf(id -> id.client().equals(sequenceId));
+        local.remove(sequenceId);
     }
 }
