@@ -80,6 +80,25 @@ final class EchoReplicas implements AutoCloseable {
         }
     }
 
+    /**
+     * Four replicas on {@code ports} whose replica3 clients reach through {@code proxy} (its PBFT channel and control
+     * service stay direct), as tests that lose or repeat replica3's client traffic need.
+     */
+    static EchoReplicas withReplica3Behind(LossyProxy proxy, Path dir, String profile, int[] ports) {
+        return new EchoReplicas(dir, profile, "", List.of(endpoint(ports[0]), endpoint(ports[1]), endpoint(ports[2]),
+                proxy.address(SERVICE_PATH)), List.of(control(ports[0]), control(ports[1]), control(ports[2]),
+                control(ports[3])));
+    }
+
+    /** Starts replica i on {@code ports[i]}, each with the echo sample. */
+    ConfigurationContext[] startAll(int[] ports) throws IOException {
+        ConfigurationContext[] nodes = new ConfigurationContext[ports.length];
+        for (int i = 0; i < ports.length; i++) {
+            nodes[i] = startNode(i, ports[i], null);
+        }
+        return nodes;
+    }
+
     static String control(int port) {
         return "http://127.0.0.1:" + port + "/axis2/services/BftControl";
     }

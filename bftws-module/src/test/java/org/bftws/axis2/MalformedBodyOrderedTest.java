@@ -39,10 +39,7 @@ class MalformedBodyOrderedTest {
         List<String> endpoints = List.of(EchoReplicas.endpoint(p[0]), EchoReplicas.endpoint(p[1]),
                 EchoReplicas.endpoint(p[2]), EchoReplicas.endpoint(p[3]));
         try (EchoReplicas group = new EchoReplicas(dir, "mac", "", endpoints)) {
-            ConfigurationContext[] nodes = new ConfigurationContext[4];
-            for (int i = 0; i < 4; i++) {
-                nodes[i] = group.startNode(i, p[i], null);
-            }
+            ConfigurationContext[] nodes = group.startAll(p);
             List<String> names = List.of("replica0", "replica1", "replica2", "replica3");
             String envelope = "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\""
                     + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\""

@@ -72,15 +72,8 @@ class MissedRequestCatchUpTest {
         };
         // Only replica3's client traffic passes the proxy; the PBFT channels connect the replicas directly.
         try (LossyProxy proxy = new LossyProxy(URI.create("http://127.0.0.1:" + p[3]), dropMarked);
-             EchoReplicas group = new EchoReplicas(dir, profile, "", List.of(EchoReplicas.endpoint(p[0]),
-                     EchoReplicas.endpoint(p[1]), EchoReplicas.endpoint(p[2]),
-                     proxy.address(EchoReplicas.SERVICE_PATH)),
-                     List.of(EchoReplicas.control(p[0]), EchoReplicas.control(p[1]), EchoReplicas.control(p[2]),
-                             EchoReplicas.control(p[3])))) {
-            ConfigurationContext[] nodes = new ConfigurationContext[4];
-            for (int i = 0; i < 4; i++) {
-                nodes[i] = group.startNode(i, p[i], null);
-            }
+             EchoReplicas group = EchoReplicas.withReplica3Behind(proxy, dir, profile, p)) {
+            ConfigurationContext[] nodes = group.startAll(p);
             ServiceClient client = TestNodes.serviceClient(group.client(), EchoReplicas.GROUP);
 
             assertEquals(List.of(text), ReplicatedEchoVotingTest.items(TestNodes.call(client, TestNodes.echo(text))));

@@ -33,15 +33,8 @@ class ReplyBytesOverHttpTest {
         LossyProxy.Plan twice = (index, body) -> body.contains(MARKER) ? LossyProxy.Fate.DUPLICATE
                 : LossyProxy.Fate.PASS;
         try (LossyProxy proxy = new LossyProxy(URI.create("http://127.0.0.1:" + p[3]), twice);
-             EchoReplicas group = new EchoReplicas(dir, "mac", "", List.of(EchoReplicas.endpoint(p[0]),
-                     EchoReplicas.endpoint(p[1]), EchoReplicas.endpoint(p[2]),
-                     proxy.address(EchoReplicas.SERVICE_PATH)),
-                     List.of(EchoReplicas.control(p[0]), EchoReplicas.control(p[1]), EchoReplicas.control(p[2]),
-                             EchoReplicas.control(p[3])))) {
-            ConfigurationContext[] nodes = new ConfigurationContext[4];
-            for (int i = 0; i < 4; i++) {
-                nodes[i] = group.startNode(i, p[i], null);
-            }
+             EchoReplicas group = EchoReplicas.withReplica3Behind(proxy, dir, "mac", p)) {
+            ConfigurationContext[] nodes = group.startAll(p);
             ServiceClient client = TestNodes.serviceClient(group.client(), EchoReplicas.GROUP);
             assertEquals(List.of(MARKER), ReplicatedEchoVotingTest.items(TestNodes.call(client,
                     TestNodes.echo(MARKER))));

@@ -9,7 +9,6 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
-import javax.xml.namespace.QName;
 
 import org.apache.axiom.om.OMXMLBuilderFactory;
 import org.apache.axiom.soap.SOAPEnvelope;
@@ -17,8 +16,6 @@ import org.apache.axis2.addressing.EndpointReference;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
 import org.apache.axis2.context.MessageContext;
-import org.apache.axis2.context.OperationContext;
-import org.apache.axis2.description.InOutAxisOperation;
 import org.bftws.axis2.delivery.ReplyCapture;
 import org.bftws.security.AuthenticatedParty;
 import org.bftws.security.ReceivedBytes;
@@ -94,15 +91,8 @@ class MacOverBytesTest {
 
     /** What replica1 answers client1's request with: the bytes its reply capture sends. */
     static byte[] reply(String body) throws Exception {
-        MessageContext request = new MessageContext();
-        request.setServerSide(true);
-        request.setProperty(AuthenticatedParty.PROPERTY,
-                new AuthenticatedParty("client1", group.trust().registered("client1").orElseThrow()));
-        OperationContext operation = new OperationContext(new InOutAxisOperation(new QName("echo")), null);
-        operation.addMessageContext(request);
         MessageContext reply = outgoing(SignedReplies.envelope(body, 4), true);
-        operation.addMessageContext(reply);
-        reply.setOperationContext(operation);
+        MacRepliesTest.answeringClient1(reply, group);
         party("replica1").protect(reply, group.group);
         return SignedEnvelope.bytesToSend(reply).orElseThrow(() -> new AssertionError("no bytes form"));
     }

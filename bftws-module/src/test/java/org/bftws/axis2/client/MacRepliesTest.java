@@ -61,19 +61,24 @@ class MacRepliesTest {
         return new MacAuthenticator(group.config, party, g -> group.wsSecurity(party));
     }
 
-    /** What replica {@code node} puts on the wire answering a request that client1's signature authenticated. */
-    static String macedReply(int node, String body) throws Exception {
+    /** Makes {@code reply} the answer to a request of client1's that its signature authenticated. */
+    static void answeringClient1(MessageContext reply, KeyedGroup keyed) throws Exception {
         MessageContext request = new MessageContext();
         request.setServerSide(true);
         request.setProperty(AuthenticatedParty.PROPERTY,
-                new AuthenticatedParty("client1", group.trust().registered("client1").orElseThrow()));
+                new AuthenticatedParty("client1", keyed.trust().registered("client1").orElseThrow()));
         OperationContext operation = new OperationContext(new InOutAxisOperation(new QName("echo")), null);
         operation.addMessageContext(request);
+        operation.addMessageContext(reply);
+        reply.setOperationContext(operation);
+    }
+
+    /** What replica {@code node} puts on the wire answering a request that client1's signature authenticated. */
+    static String macedReply(int node, String body) throws Exception {
         MessageContext reply = new MessageContext();
         reply.setServerSide(true);
         reply.setEnvelope(SignedReplies.parse(SignedReplies.envelope(body, 4)));
-        operation.addMessageContext(reply);
-        reply.setOperationContext(operation);
+        answeringClient1(reply, group);
         node("replica" + node).protect(reply, group.group);
         return SignedReplies.text(reply.getEnvelope());
     }
