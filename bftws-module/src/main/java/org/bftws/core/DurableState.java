@@ -65,6 +65,21 @@ public final class DurableState {
         return checkpoint == null && committed.isEmpty() && prepared.isEmpty() && view == 0;
     }
 
+    /**
+     * This state with every request body passed through {@code identify}: a journal holds bytes, and requests named by
+     * their identity ({@link Request#identified}) get it back from them as when they were received.
+     */
+    public DurableState withRequests(java.util.function.UnaryOperator<Request> identify) {
+        DurableState s = new DurableState();
+        s.checkpoint = checkpoint;
+        s.view = view;
+        committed.forEach((seq, c) -> s.committed.put(seq, new DurableRecord.CommittedRecord(c.seq(), c.view(),
+                c.batch(), c.requests().stream().map(identify).toList())));
+        prepared.forEach((seq, p) -> s.prepared.put(seq, new DurableRecord.PreparedRecord(p.certificate(),
+                p.requests().stream().map(identify).toList())));
+        return s;
+    }
+
     /** The records that reproduce this state: what a compacted log holds. */
     public List<DurableRecord> records() {
         List<DurableRecord> out = new ArrayList<>();

@@ -4,6 +4,12 @@ package org.bftws.core;
  * A client request as the replicas order it. The payload is opaque to the core: the adapter passes the bytes the
  * client signed, so every replica that received the same request computes the same digest, and a replica can relay
  * the request to another one that verifies the client's signature itself.
+ *
+ * <p>A request whose copies legitimately differ in their bytes is named by its identity instead
+ * ({@link #identified}): a caller group's nested request reaches every callee replica once per caller replica, each
+ * copy signed by its own sender, and correct copies agree on everything else. Its digest covers the identity (what
+ * correct copies share), so callee replicas that admitted different copies name the same request; any copy's bytes
+ * serve as its payload.
  */
 public final class Request {
 
@@ -16,10 +22,35 @@ public final class Request {
     }
 
     private Request(RequestId id, byte[] payload, boolean owned) {
+        this(id, payload, Digest.builder().add(id.client()).add(id.number()).add(payload).build());
+    }
+
+    private Request(RequestId id, byte[] payload, Digest digest) {
         this.id = id;
         this.payload = payload;
-        this.digest = Digest.builder().add(id.client()).add(id.number()).add(payload).build();
+        this.digest = digest;
     }
+
+    /**
+     * A request named by {@code identity}, what every correct copy of it shares, rather than by its bytes: copies with
+     * the same identity are the same request whatever else differs in their bytes. {@code payload} is used as is.
+     */
+    public static Request identified(RequestId id, byte[] payload, byte[] identity) {
+        return new Request(id, payload, identityDigest(id, identity));
+    }
+
+    /** This request's bytes named by {@code identity} (see {@link #identified}). */
+    public Request identifiedBy(byte[] identity) {
+        return new Request(id, payload, identityDigest(id, identity));
+    }
+
+    /** The digest of the request with this id and {@code identity} (see {@link #identified}). */
+    public static Digest identityDigest(RequestId id, byte[] identity) {
+        // the tag keeps it apart from every digest over bytes: those have no field after the payload
+        return Digest.builder().add(id.client()).add(id.number()).add(IDENTITY_TAG).add(identity).build();
+    }
+
+    private static final String IDENTITY_TAG = "identity";
 
     /**
      * A request over {@code payload} itself rather than a copy, for adapters that hand over bytes nobody changes again

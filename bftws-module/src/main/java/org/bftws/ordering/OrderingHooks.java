@@ -6,6 +6,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.bftws.core.DurableRecord;
 import org.bftws.core.Request;
+import org.bftws.core.RequestIdentity;
 import org.bftws.core.ViewChange;
 
 /**
@@ -20,13 +21,15 @@ import org.bftws.core.ViewChange;
  * @param proofSignatures the signatures (from the signature cache) of the messages in a record's proof, for the
  *     journal
  * @param ownViewChanges told of every view-change this node sends (see {@link ReproposalPresigner})
+ * @param identity how this replica names a request it holds as bytes (see {@link RequestIdentity}): its codecs decode
+ *     relayed requests with it, and the requests its journal gives back are named with it again
  */
 public record OrderingHooks(Predicate<Request> relayedNestedCopyAdmitted, Predicate<Request> relayedRequestAuthenticated,
                             Function<DurableRecord, List<byte[]>> proofSignatures,
-                            Consumer<ViewChange> ownViewChanges) {
+                            Consumer<ViewChange> ownViewChanges, RequestIdentity identity) {
 
     /** A replica without nested callers, MAC requests, journal or signing keys. */
     public static OrderingHooks none() {
-        return new OrderingHooks(r -> false, r -> false, r -> List.of(), vc -> { });
+        return new OrderingHooks(r -> false, r -> false, r -> List.of(), vc -> { }, RequestIdentity.BYTES);
     }
 }

@@ -86,7 +86,7 @@ public final class TotalOrderManager {
         }
         synchronized (this) {
             route(core.onClock(System.currentTimeMillis())); // before anything it may propose
-            route(core.recover(state));
+            route(core.recover(state.withRequests(hooks.identity()::identify)));
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 
 import org.bftws.config.GroupConfig;
 import org.bftws.config.NodeConfig;
@@ -23,8 +22,9 @@ import org.bftws.core.RequestId;
  * message k of a caller group's virtual sequence is held until p+1 caller replicas sent identical copies; then the
  * copy that completed the quorum goes on to be ordered, the identical copies held so far join it (each gets the
  * reply), and differing ones are refused. Copies are compared by what every correct caller replica sends alike (the
- * {@code content}: action, MessageID and canonical body), never by their bytes, which carry each replica's own
- * signature. A caller replica's request on any other sequence, and anybody else's request on a virtual sequence, is
+ * {@code content}: every header but the sender's own security header, and the body, in canonical form), never by
+ * their bytes, which carry each replica's own signature; the admitted request is named by that content
+ * ({@link Request#identified}), so every callee replica orders the same request whichever copy completed its quorum. A caller replica's request on any other sequence, and anybody else's request on a virtual sequence, is
  * refused. Generic in the handle {@code C} of a held copy (the Axis2 message context) so it can be tested alone.
  */
 public final class NestedRequestGate<C> {
@@ -119,7 +119,7 @@ public final class NestedRequestGate<C> {
     /**
      * Judges one copy of message {@code n} on {@code sequenceId}, signed by {@code signer} (null: unauthenticated).
      *
-     * @param content what identical copies share (action, MessageID, canonical body)
+     * @param content what identical copies share (every header but the security header, and the body, canonical)
      * @param copy    the handle to keep while the copy is held
      */
     public synchronized Verdict<C> admit(String sequenceId, long n, String signer, byte[] content, C copy,
@@ -141,7 +141,8 @@ public final class NestedRequestGate<C> {
         }
         Caller c = bySeq;
         int id = c.ids.get(lower(signer));
-        Digest digest = new Request(new RequestId(sequenceId, n), content).digest();
+        RequestId rid = new RequestId(sequenceId, n);
+        Digest digest = Request.identityDigest(rid, content);
         if (c.filter.isAccepted(n)) {
             Digest accepted = c.admitted.get(n);
             if (accepted == null) {
@@ -169,7 +170,7 @@ public final class NestedRequestGate<C> {
             return new Held<>();
         }
         atN.put(id, new Copy<>(digest, new ArrayList<>(List.of(copy)), new ArrayList<>(List.of(nowNanos))));
-        if (c.filter.add(id, new Request(new RequestId(sequenceId, n), content)) == null) {
+        if (c.filter.add(id, Request.identified(rid, content, content)) == null) {
             return new Held<>();
         }
         c.admitted.put(n, digest);
@@ -186,18 +187,19 @@ public final class NestedRequestGate<C> {
     }
 
     /**
-     * Whether {@code content} is what the quorum of caller replicas sent for message {@code n} of {@code sequenceId},
-     * as this gate admitted it: then any caller replica's signed copy with this content is that request (a body
-     * another callee replica relays may carry another caller replica's signature than the copy admitted here).
-     * False when the message was not admitted here (yet), or too long ago to be remembered.
+     * Whether {@code identity} (a {@link Request#identityDigest} over a copy's content) names what the quorum of
+     * caller replicas sent for message {@code n} of {@code sequenceId}, as this gate admitted it: then any caller
+     * replica's copy with this content is that request (a body another callee replica relays may carry another caller
+     * replica's signature than the copy admitted here). False when the message was not admitted here (yet), or too
+     * long ago to be remembered.
      */
-    public synchronized boolean admittedWith(String sequenceId, long n, byte[] content) {
+    public synchronized boolean admittedWith(String sequenceId, long n, Digest identity) {
         Caller c = bySequence.get(sequenceId);
         if (c == null || n < 1 || !c.filter.isAccepted(n)) {
             return false;
         }
         Digest accepted = c.admitted.get(n);
-        return accepted != null && accepted.equals(new Request(new RequestId(sequenceId, n), content).digest());
+        return accepted != null && accepted.equals(identity);
     }
 
     /**
@@ -205,23 +207,16 @@ public final class NestedRequestGate<C> {
      * p+1 identical copies of it, and numbers before it were executed earlier (a correct caller replica makes call
      * k+1 only after call k was answered). Counting copies up to {@code n} ends here too: a replica that restarted or
      * installed a checkpoint counts from its executed prefix again, not from 1 (beyond its window it would admit
-     * nothing, and take no part in ordering nested requests). {@code content} (the executed request's, as
-     * {@link #admit} compares copies) is asked for only when this gate did not admit {@code n} itself; null when it
-     * cannot be read. Returns the copies still held for {@code n} and before.
+     * nothing, and take no part in ordering nested requests). {@code executed} is the executed request's digest, the
+     * {@link Request#identityDigest} of its content as {@link #admit} compares copies. Returns the copies still held
+     * for {@code n} and before.
      */
-    public synchronized Settled<C> executed(String sequenceId, long n, Supplier<byte[]> content) {
+    public synchronized Settled<C> executed(String sequenceId, long n, Digest executed) {
         Caller c = bySequence.get(sequenceId);
         if (c == null || n < 1) {
             return new Settled<>(List.of(), List.of());
         }
-        Digest executed = c.admitted.get(n);
-        if (executed == null) {
-            byte[] k = content.get();
-            if (k != null) {
-                executed = new Request(new RequestId(sequenceId, n), k).digest();
-                c.admitted.put(n, executed);
-            }
-        }
+        c.admitted.putIfAbsent(n, executed);
         c.filter.acceptedThrough(n);
         List<C> join = new ArrayList<>();
         List<C> refused = new ArrayList<>();

@@ -3,6 +3,7 @@ package org.bftws.wire;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import org.bftws.core.RequestIdentity;
 import java.util.Map;
 import java.util.Optional;
 import org.bftws.core.Message;
@@ -22,9 +23,17 @@ public final class BinaryCodec {
     public static final int HEADER_BYTES = 1 + 4 + 4;
 
     private final WireLimits limits;
+    private final RequestIdentity identity;
 
+    /** A codec that names every request it decodes by its bytes. */
     public BinaryCodec(WireLimits limits) {
+        this(limits, RequestIdentity.BYTES);
+    }
+
+    /** A codec that names the requests it decodes with {@code identity} (see {@link RequestIdentity}). */
+    public BinaryCodec(WireLimits limits, RequestIdentity identity) {
         this.limits = limits;
+        this.identity = identity;
     }
 
     public WireLimits limits() {
@@ -107,7 +116,7 @@ public final class BinaryCodec {
             throw CanonicalReader.problem(frame, "version " + version + ", this node reads " + CanonicalForm.VERSION);
         }
         int count = in.readInt(frame, "the message count", 1, limits.maxMessages());
-        BinaryMessageReader reader = new BinaryMessageReader(limits, in);
+        BinaryMessageReader reader = new BinaryMessageReader(limits, identity, in);
         List<WireMessage> out = new ArrayList<>(Math.min(count, 64));
         try {
             for (int i = 1; i <= count; i++) {

@@ -44,11 +44,13 @@ import org.bftws.wire.CanonicalReader.Where;
  */
 final class BinaryMessageReader {
     private final WireLimits limits;
+    private final org.bftws.core.RequestIdentity identity;
     private final CanonicalReader in;
     private long budget;
 
-    BinaryMessageReader(WireLimits limits, CanonicalReader in) {
+    BinaryMessageReader(WireLimits limits, org.bftws.core.RequestIdentity identity, CanonicalReader in) {
         this.limits = limits;
+        this.identity = identity;
         this.in = in;
         this.budget = limits.maxBundleBytes();
     }
@@ -266,7 +268,7 @@ final class BinaryMessageReader {
         for (int i = 1; i <= n; i++) {
             Where rw = w.child("Request", i);
             RequestId id = requestId(rw);
-            out.add(new Request(id, spend(in.readBytes(rw, "payload", limits.maxPayloadBytes()), rw)));
+            out.add(identity.identify(Request.over(id, spend(in.readBytes(rw, "payload", limits.maxPayloadBytes()), rw))));
         }
         return out;
     }

@@ -2,6 +2,7 @@ package org.bftws.wire;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.bftws.core.RequestIdentity;
 import org.apache.axiom.om.OMContainer;
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMFactory;
@@ -15,13 +16,26 @@ import org.bftws.core.Message;
  */
 public final class BundleCodec {
     private final WireLimits limits;
+    private final RequestIdentity identity;
 
+    /** A codec that names every request it decodes by its bytes. */
     public BundleCodec(WireLimits limits) {
+        this(limits, RequestIdentity.BYTES);
+    }
+
+    /** A codec that names the requests it decodes with {@code identity} (see {@link RequestIdentity}). */
+    public BundleCodec(WireLimits limits, RequestIdentity identity) {
         this.limits = limits;
+        this.identity = identity;
     }
 
     public WireLimits limits() {
         return limits;
+    }
+
+    /** How the requests this codec decodes are named. */
+    public RequestIdentity identity() {
+        return identity;
     }
 
     /**
@@ -65,7 +79,7 @@ public final class BundleCodec {
         if (!in.localName().equals(WireNames.MESSAGES.getLocalPart())) {
             throw in.problem("expected pbft:" + WireNames.MESSAGES.getLocalPart());
         }
-        MessageDecoder decoder = new MessageDecoder(limits);
+        MessageDecoder decoder = new MessageDecoder(limits, identity);
         ChildCursor children = in.children();
         List<WireMessage> out = new ArrayList<>();
         for (XmlInput child = children.next(); child != null; child = children.next()) {
@@ -84,7 +98,7 @@ public final class BundleCodec {
     /** Decodes one message element on its own (a message embedded elsewhere, tests). */
     public WireMessage decodeMessage(OMElement element) throws WireFormatException {
         try {
-            return new MessageDecoder(limits).entry(XmlInput.root(element));
+            return new MessageDecoder(limits, identity).entry(XmlInput.root(element));
         } catch (RuntimeException e) {
             if (!MalformedXml.isParserRefusal(e)) {
                 throw e;

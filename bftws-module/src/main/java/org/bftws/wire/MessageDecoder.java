@@ -43,11 +43,13 @@ final class MessageDecoder {
     private static final org.slf4j.Logger STATE_LOG = org.slf4j.LoggerFactory.getLogger("org.bftws.metrics.TransferTrace");
 
     private final WireLimits limits;
+    private final org.bftws.core.RequestIdentity identity;
     private Map<Message, byte[]> signatures;
     private long budget;
 
-    MessageDecoder(WireLimits limits) {
+    MessageDecoder(WireLimits limits, org.bftws.core.RequestIdentity identity) {
         this.limits = limits;
+        this.identity = identity;
         this.budget = limits.maxBundleBytes();
     }
 
@@ -248,7 +250,7 @@ final class MessageDecoder {
         List<Request> out = new ArrayList<>();
         for (XmlInput r : c.many(REQUEST, limits.maxRequests())) {
             RequestId id = requestId(r);
-            out.add(Request.over(id, spend(r.textBytes(limits.maxPayloadBytes()), r)));
+            out.add(identity.identify(Request.over(id, spend(r.textBytes(limits.maxPayloadBytes()), r))));
             r.done();
         }
         return out;

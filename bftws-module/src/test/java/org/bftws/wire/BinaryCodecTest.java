@@ -111,4 +111,34 @@ class BinaryCodecTest {
         List<byte[]> tooMany = java.util.Collections.nCopies(WireLimits.DEFAULT_MAX_MESSAGES + 1, e);
         assertThrows(IllegalArgumentException.class, () -> codec.frame(tooMany));
     }
+
+    @Test
+    void requestsNamedByWhatTheirCopiesShareKeepTheirNamesThroughBothCodecsWhoeverSignedTheBytes() throws Exception {
+        // two caller replicas' copies of one nested request: different bytes, the same content ("the identity")
+        org.bftws.core.RequestId id = new org.bftws.core.RequestId("urn:uuid:virtual", 7);
+        org.bftws.core.RequestIdentity byContent = r -> r.identifiedBy(
+                new String(r.payload(), java.nio.charset.StandardCharsets.UTF_8).replaceAll("signed by \\w+", "")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        org.bftws.core.Request fromRelay0 = byContent.identify(org.bftws.core.Request.over(id,
+                "echo a, signed by relay0".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        org.bftws.core.Request fromRelay1 = byContent.identify(org.bftws.core.Request.over(id,
+                "echo a, signed by relay1".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(fromRelay0.digest(), fromRelay1.digest(), "one request, whichever copy");
+        assertTrue(!fromRelay0.digest().equals(org.bftws.core.Request.over(id, fromRelay0.payload()).digest()),
+                "a name by content is never a name by bytes");
+        org.bftws.core.Batch batch = new org.bftws.core.Batch(List.of(fromRelay0.ref()), 1);
+        // another replica relays relay1's copy in the batch committed as relay0's: the same request
+        Message committed = new org.bftws.core.CommittedBatch(0, 1, batch, List.of(fromRelay1), 2);
+        WireBundle binary = new BinaryCodec(BundleCodecTest.LIMITS, byContent).decode(
+                codec.encode(List.of(committed), BundleCodecTest.fakeSignatures(), true));
+        assertEquals(committed, binary.coreMessages().get(0));
+        WireFormatException byBytes = assertThrows(WireFormatException.class, () -> codec.decode(
+                codec.encode(List.of(committed), BundleCodecTest.fakeSignatures(), true)));
+        assertTrue(byBytes.getMessage().contains("inconsistent"), byBytes.getMessage());
+        BundleCodec xml = new BundleCodec(BundleCodecTest.LIMITS, byContent);
+        org.apache.axiom.om.OMElement element = xml.encode(List.of(committed), BundleCodecTest.fakeSignatures(), true,
+                org.apache.axiom.om.OMAbstractFactory.getOMFactory(), null);
+        org.bftws.core.CommittedBatch back = (org.bftws.core.CommittedBatch) xml.decode(element).coreMessages().get(0);
+        assertEquals(batch.digest(), back.batch().digest());
+    }
 }

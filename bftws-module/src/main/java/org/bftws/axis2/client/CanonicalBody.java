@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Predicate;
 
 import javax.xml.namespace.QName;
 
@@ -15,6 +16,7 @@ import org.apache.axiom.soap.SOAPBody;
 import org.apache.axiom.soap.SOAPFaultCode;
 import org.apache.axiom.soap.SOAPFaultSubCode;
 import org.apache.axiom.soap.SOAPFaultValue;
+import org.apache.axiom.soap.SOAPHeader;
 import org.bftws.wire.CanonicalWriter;
 
 /**
@@ -26,14 +28,17 @@ import org.bftws.wire.CanonicalWriter;
  * {@code xsi:type}) are written as {namespace}local, since their prefixes are as arbitrary as element prefixes.
  * Text inside an element without child elements is kept exactly, whitespace included: there it is data.
  *
- * <p>Headers never count: acknowledgements, signatures, timestamps and message ids legitimately differ between
- * replicas. Depth is bounded, so a hostile reply cannot exhaust the stack.
+ * <p>In a reply headers never count: acknowledgements, signatures, timestamps and message ids legitimately differ
+ * between replicas. Copies of one nested request, which caller replicas send alike, are compared by their headers too
+ * ({@link #ofHeaders}). Depth is bounded, so a hostile reply cannot exhaust the stack.
  */
 public final class CanonicalBody {
 
     /** Deeper replies are refused as malformed. */
     public static final int MAX_DEPTH = 256;
     private static final String XSI = "http://www.w3.org/2001/XMLSchema-instance";
+    private static final String WSU =
+            "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
     private static final int ELEMENT = 'E';
     private static final int TEXT = 'T';
     private static final int END = 'e';
@@ -48,12 +53,34 @@ public final class CanonicalBody {
         return out.toByteArray();
     }
 
+    /**
+     * The canonical form of the header blocks of {@code header} that {@code include} accepts, in document order, each
+     * as the body's content is written except for its own {@code wsu:Id} attribute: a WS-Security signer gives every
+     * part it signs an identifier of its own, so two senders' copies of one message differ there and nowhere else.
+     */
+    public static byte[] ofHeaders(SOAPHeader header, Predicate<OMElement> include) {
+        CanonicalWriter out = new CanonicalWriter(512);
+        if (header != null) {
+            for (Iterator<OMElement> it = header.getChildElements(); it.hasNext(); ) {
+                OMElement block = it.next();
+                if (include.test(block)) {
+                    write(block, out, 1, true);
+                }
+            }
+        }
+        return out.toByteArray();
+    }
+
     private static void write(OMElement element, CanonicalWriter out, int depth) {
+        write(element, out, depth, false);
+    }
+
+    private static void write(OMElement element, CanonicalWriter out, int depth, boolean withoutWsuId) {
         if (depth > MAX_DEPTH) {
             throw new IllegalArgumentException("the reply body nests deeper than " + MAX_DEPTH + " elements");
         }
         out.writeByte(ELEMENT).writeString(ns(element.getNamespaceURI())).writeString(element.getLocalName());
-        writeAttributes(element, out);
+        writeAttributes(element, out, withoutWsuId);
         if (holdsQName(element)) {
             out.writeByte(TEXT).writeString(qname(element, element.getText().trim()));
         } else {
@@ -62,10 +89,13 @@ public final class CanonicalBody {
         out.writeByte(END);
     }
 
-    private static void writeAttributes(OMElement element, CanonicalWriter out) {
+    private static void writeAttributes(OMElement element, CanonicalWriter out, boolean withoutWsuId) {
         List<OMAttribute> attributes = new ArrayList<>();
         for (Iterator<OMAttribute> it = element.getAllAttributes(); it.hasNext(); ) {
-            attributes.add(it.next());
+            OMAttribute a = it.next();
+            if (!(withoutWsuId && WSU.equals(a.getNamespaceURI()) && "Id".equals(a.getLocalName()))) {
+                attributes.add(a);
+            }
         }
         attributes.sort(Comparator.comparing((OMAttribute a) -> ns(a.getNamespaceURI()))
                 .thenComparing(OMAttribute::getLocalName));

@@ -55,6 +55,7 @@ import org.bftws.wire.WireMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.bftws.state.Journal;
+import org.bftws.core.RequestIdentity;
 import org.bftws.metrics.Measurements;
 
 /**
@@ -93,7 +94,9 @@ public final class BftReplica {
         this.directory = NodeDirectory.of(group);
         this.self = directory.id(name).orElseThrow();
         this.membership = CoreOptions.membership(group, directory);
-        this.codec = new BundleCodec(WireLimits.forGroup(group));
+        // paper 3.4: a caller group's nested request is named by what its correct copies share, not by one copy's bytes
+        RequestIdentity identity = nested == null ? RequestIdentity.BYTES : nested::identify;
+        this.codec = new BundleCodec(WireLimits.forGroup(group), identity);
         this.signatures = SignatureCache.forGroup(group);
         SecurityConfig security = group.security();
         MessageSigner signer = null;
@@ -137,7 +140,8 @@ public final class BftReplica {
                 relayedAuthenticated,
                 journal == null ? r -> java.util.List.of() : r -> Journal.proofParts(r).stream()
                         .map(m -> signatures.signatureOf(m).orElse(new byte[0])).toList(),
-                presigner == null ? vc -> { } : presigner::ownViewChangeSent);
+                presigner == null ? vc -> { } : presigner::ownViewChangeSent,
+                identity);
         ExecutionQueue executions = new ExecutionQueue();
         this.manager = new TotalOrderManager(core, name, channels, executions, replies, this::collectGarbage, journal,
                 hooks);
@@ -193,7 +197,7 @@ public final class BftReplica {
             }
         }
         return new BinaryChannel(self, membership, addresses, group.service(),
-                keys == null ? ChannelKeys.none() : ChannelKeys.of(pairKeys), new BinaryCodec(codec.limits()), signer,
+                keys == null ? ChannelKeys.none() : ChannelKeys.of(pairKeys), new BinaryCodec(codec.limits(), codec.identity()), signer,
                 signatures, this::receive);
     }
 

@@ -66,6 +66,9 @@ public final class ControlService implements MessageReceiver {
                     + " (replicaChannel=\"binary\"), not through the control service");
         }
         WireBundle bundle = (WireBundle) mc.getProperty(WireBundle.PROPERTY);
+        if (replica.codec().identity() != org.bftws.core.RequestIdentity.BYTES) {
+            bundle = null; // the security handler named every request by its bytes; this replica names some otherwise
+        }
         if (bundle == null) {
             OMElement body = mc.getEnvelope().getBody().getFirstElement();
             try {

@@ -102,7 +102,7 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
             LOG.error("{} has no captured bytes (is the bftws message builder installed?); it cannot be ordered", p);
             return;
         }
-        Request r = Request.over(new RequestId(p.sequenceId(), p.messageNumber()), raw);
+        Request r = requestOf(p, raw);
         if (executes) {
             Local l = new Local(p, r);
             local.compute(r.id().client(), (c, of) -> {
@@ -119,8 +119,15 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
     public void resubmit(PendingRequest p) {
         byte[] raw = RawRequestCapture.of(p.message());
         if (raw != null) {
-            manager.onRequest(Request.over(new RequestId(p.sequenceId(), p.messageNumber()), raw));
+            manager.onRequest(requestOf(p, raw));
         }
+    }
+
+    /** The request as the core orders it: named by its bytes, or by the content its gate compared (a nested copy). */
+    private static Request requestOf(PendingRequest p, byte[] raw) {
+        RequestId id = new RequestId(p.sequenceId(), p.messageNumber());
+        return p.message().getProperty(org.bftws.axis2.rm.RmDestination.REQUEST_IDENTITY) instanceof byte[] identity
+                ? Request.identified(id, raw, identity) : Request.over(id, raw);
     }
 
     /**

@@ -35,6 +35,11 @@ public final class RmDestination {
      * request would crowd the core's per-request variants (and cost a digest each) for nothing.
      */
     public static final String NESTED_COPY = "bftws.nestedCopy";
+    /**
+     * Message context property of a request named by what its correct copies share rather than by its bytes (a nested
+     * copy: see {@code Request.identified}): that content, as byte[].
+     */
+    public static final String REQUEST_IDENTITY = "bftws.requestIdentity";
 
     private static final Logger LOG = LoggerFactory.getLogger(RmDestination.class);
 

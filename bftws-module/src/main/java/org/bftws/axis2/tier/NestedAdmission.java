@@ -6,19 +6,15 @@ import org.bftws.axis2.rm.RmFault;
 import org.bftws.rm.RmCounters;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.axiom.om.OMElement;
 import org.apache.axiom.om.OMXMLBuilderFactory;
-import org.apache.axiom.soap.SOAPBody;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axis2.AxisFault;
-import org.apache.axis2.addressing.AddressingConstants;
 import org.apache.axis2.context.MessageContext;
 import org.bftws.axis2.client.CanonicalBody;
 import org.bftws.axis2.delivery.HttpExchange;
@@ -91,7 +87,9 @@ public final class NestedAdmission {
         String signer = signer(mc);
         mc.getEnvelope().build();
         mc.setProperty(RmDestination.NESTED_COPY, Boolean.TRUE);
-        NestedRequestGate.Verdict<MessageContext> v = gate.admit(sequenceId, n, signer, content(mc), mc,
+        byte[] content = content(mc.getEnvelope());
+        mc.setProperty(RmDestination.REQUEST_IDENTITY, content); // ordered by its content, not by its bytes
+        NestedRequestGate.Verdict<MessageContext> v = gate.admit(sequenceId, n, signer, content, mc,
                 System.nanoTime());
         if (v instanceof NestedRequestGate.Refused<MessageContext> r) {
             throw RmFault.invalidMessage("nested request refused: " + r.reason());
@@ -141,8 +139,7 @@ public final class NestedAdmission {
     }
 
     private void settle(RequestId id, Request request) {
-        NestedRequestGate.Settled<MessageContext> settled = gate.executed(id.client(), id.number(),
-                () -> content(request));
+        NestedRequestGate.Settled<MessageContext> settled = gate.executed(id.client(), id.number(), request.digest());
         for (MessageContext copy : settled.join()) {
             if (!destination.answerHeldFromCache(id.client(), id.number(), copy)) {
                 answer(copy, RmFault.notYetAvailable("message " + id.number() + " of " + id.client()
@@ -181,61 +178,68 @@ public final class NestedAdmission {
     }
 
     /**
-     * Whether {@code relayed}, a nested request's body another callee replica sent (its caller replica's signature
-     * already verified), has the content this replica's gate admitted for its id: then the core may count it as
+     * Whether {@code relayed}, a nested request's body another callee replica sent (named by its content, see
+     * {@link #identify}), is the request this replica's gate admitted for its id: then the core may count it as
      * admitted here, whichever caller replica's copy completed the quorum at the sender (see LocalAdmissions).
      */
     public boolean admitsRelayedCopy(Request relayed) {
         RequestId id = relayed.id();
-        if (!gate.isVirtualSequence(id.client())) {
-            return false;
-        }
-        byte[] content = content(relayed);
-        return content != null && gate.admittedWith(id.client(), id.number(), content);
+        return gate.isVirtualSequence(id.client()) && gate.admittedWith(id.client(), id.number(), relayed.digest());
     }
 
-    /** The content of a nested request's signed bytes, as {@link #content(MessageContext)}; null if unreadable. */
+    /**
+     * {@code received}, a request's bytes from another replica or the journal, named as this replica orders it: a
+     * caller group's nested request by its content (what its gate compares, {@link Request#identified}), so that the
+     * copy another caller replica signed is the same request; any other request, or one that cannot be read, by its
+     * bytes ({@code received} itself).
+     */
+    public Request identify(Request received) {
+        if (!gate.isVirtualSequence(received.id().client())) {
+            return received;
+        }
+        byte[] content = content(received);
+        return content == null ? received : received.identifiedBy(content);
+    }
+
+    /** The content of a nested request's bytes, as {@link #content(SOAPEnvelope)}; null if unreadable. */
     private static byte[] content(Request request) {
         RequestId id = request.id();
         try {
-            SOAPEnvelope envelope = OMXMLBuilderFactory.createSOAPModelBuilder(
-                    new ByteArrayInputStream(request.payload()), null).getSOAPEnvelope();
-            String action = headerText(envelope, "Action");
-            String messageId = headerText(envelope, "MessageID");
-            if (action == null || messageId == null) {
-                return null;
-            }
-            return content(action, messageId, envelope.getBody());
+            return content(OMXMLBuilderFactory.createSOAPModelBuilder(
+                    new ByteArrayInputStream(request.payload()), null).getSOAPEnvelope());
         } catch (RuntimeException e) { // AXIOM reports malformed XML as unchecked exceptions
             LOG.info("nested message {} of {} could not be read: {}", id.number(), id.client(), e.toString());
             return null;
         }
     }
 
-    /** The text of the first WS-Addressing (final) header named {@code local}, as Axis2's addressing module reads it. */
-    private static String headerText(SOAPEnvelope envelope, String local) {
-        if (envelope.getHeader() == null) {
-            return null;
-        }
-        for (Iterator<OMElement> it = envelope.getHeader().getChildElements(); it.hasNext(); ) {
-            OMElement h = it.next();
-            if (local.equals(h.getLocalName()) && h.getNamespace() != null
-                    && AddressingConstants.Final.WSA_NAMESPACE.equals(h.getNamespace().getNamespaceURI())) {
-                return h.getText();
-            }
-        }
-        return null;
-    }
-
-    /** What identical copies share: the action, the MessageID and the body's canonical form (no signatures). */
-    static byte[] content(MessageContext mc) {
-        return content(mc.getWSAAction(), mc.getMessageID(), mc.getEnvelope().getBody());
-    }
-
-    private static byte[] content(String action, String messageId, SOAPBody body) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes((action + "\n" + messageId + "\n").getBytes(StandardCharsets.UTF_8));
-        out.writeBytes(CanonicalBody.of(body));
+    /**
+     * What identical copies share: every header block but the sender's own authentication (each caller replica signs
+     * or MACs its copy itself) without the wsu:Id its signer gave it, then the body's content, in canonical form. Correct caller
+     * replicas send alike all of it (the WS-Addressing action and MessageID, the wsrm:Sequence position, any header
+     * the service may read), so callee replicas that execute different copies execute the same request.
+     */
+    static byte[] content(SOAPEnvelope envelope) {
+        byte[] headers = CanonicalBody.ofHeaders(envelope.getHeader(), block -> !isSendersAuthentication(block));
+        byte[] body = CanonicalBody.of(envelope.getBody());
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8 + headers.length + body.length);
+        out.write(headers.length >>> 24);
+        out.write(headers.length >>> 16);
+        out.write(headers.length >>> 8);
+        out.write(headers.length);
+        out.writeBytes(headers);
+        out.writeBytes(body);
         return out.toByteArray();
     }
+
+    /** The sender's own authentication: a WS-Security header, or the {@code mac} profile's request authenticator. */
+    private static boolean isSendersAuthentication(OMElement block) {
+        String ns = block.getNamespace() == null ? null : block.getNamespace().getNamespaceURI();
+        return "Security".equals(block.getLocalName()) && WSSE.equals(ns)
+                || "RequestAuthenticator".equals(block.getLocalName()) && MAC.equals(ns);
+    }
+
+    private static final String WSSE =
+            "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
+    private static final String MAC = "urn:bftws:mac:1";
 }
