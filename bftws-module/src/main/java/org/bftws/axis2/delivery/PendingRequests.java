@@ -13,6 +13,18 @@ public final class PendingRequests {
         byKey.put(r.key(), r);
     }
 
+    /**
+     * Adds {@code r} in place of any request kept under its key, whose waiting exchanges join {@code r}: a copy that
+     * arrived while {@code r} was being accepted (its sequence already said "pending", the request was not here yet)
+     * waits for a request of its own, which must not be lost when {@code r} takes the key.
+     */
+    public void addTakingOver(PendingRequest r) {
+        PendingRequest earlier = byKey.put(r.key(), r);
+        if (earlier != null && earlier != r) {
+            earlier.close().forEach(r::addExchange); // r is new, so open to them
+        }
+    }
+
     public Optional<PendingRequest> find(String sequenceId, long messageNumber) {
         return Optional.ofNullable(byKey.get(PendingRequest.key(sequenceId, messageNumber)));
     }

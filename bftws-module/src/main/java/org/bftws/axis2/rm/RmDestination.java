@@ -151,7 +151,7 @@ public final class RmDestination {
             r.addExchange(x);
             holdWithTimeout(r, x);
         }
-        pending.add(r);
+        pending.addTakingOver(r);
         counters.accepted.incrementAndGet();
         orderingFor(seq.service()).submit(r);
     }

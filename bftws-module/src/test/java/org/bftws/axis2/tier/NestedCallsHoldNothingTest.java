@@ -1,0 +1,132 @@
+package org.bftws.axis2.tier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.apache.axiom.om.OMElement;
+import org.apache.axis2.client.ServiceClient;
+import org.bftws.axis2.TestNodes;
+import org.bftws.axis2.node.BftwsNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * In a fault-free 3-tier run nothing waits for a timeout: every copy of a nested request (one per relay replica, all
+ * arriving at once) and every client request is answered when its group executes it, so no node's hold timeout
+ * ever fires. Four real Axis2 relay replicas call four backend replicas over HTTP, at one client and at four.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(300)
+class NestedCallsHoldNothingTest {
+
+    /** Longer than the groups' hold timeout (clientTimeout, 3 s): a copy left waiting is counted by then. */
+    private static final long HOLD_TIMEOUT_AND_A_SWEEP_MILLIS = 3_500;
+
+    private Path dir;
+    private TwoGroups groups;
+
+    @BeforeAll
+    void start() throws Exception {
+        dir = Files.createTempDirectory("nested-holds");
+        groups = new TwoGroups(dir, -1, null);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (groups != null) {
+            groups.close();
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    @Order(1)
+    void oneClientsNestedCallsLeaveNoCopyWaitingForItsHoldTimeout() throws Exception {
+        ServiceClient client = groups.client();
+        for (int k = 0; k < 40; k++) {
+            call(client, "one-" + k);
+        }
+        assertNothingHeldUntilItsTimeout();
+    }
+
+    @Test
+    @Order(2)
+    void fourClientsNestedCallsLeaveNoCopyWaitingForItsHoldTimeout() throws Exception {
+        List<ServiceClient> clients = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            clients.add(groups.client());
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < 4; c++) {
+                ServiceClient client = clients.get(c);
+                String name = "four-" + c + "-";
+                done.add(threads.submit(() -> {
+                    for (int k = 0; k < 20; k++) {
+                        call(client, name + k);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertNothingHeldUntilItsTimeout();
+    }
+
+    private static void call(ServiceClient client, String item) throws Exception {
+        OMElement reply = TestNodes.call(client, TestNodes.echo(item));
+        assertEquals(List.of(item), ThreeTierEchoTest.items(reply));
+    }
+
+    /** Once every node executed everything, and a hold timeout later, no node counted a hold timeout. */
+    private void assertNothingHeldUntilItsTimeout() throws InterruptedException {
+        awaitSameExecutionEverywhere();
+        Thread.sleep(HOLD_TIMEOUT_AND_A_SWEEP_MILLIS);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(0, holdTimeouts(groups.relay(i)), "relay" + i + " held a client's request until its timeout");
+            assertEquals(0, holdTimeouts(groups.backend(i)),
+                    "backend" + i + " held a relay replica's nested copy until its timeout");
+        }
+    }
+
+    private static long holdTimeouts(BftwsNode node) {
+        return node.counters().holdTimeouts.get();
+    }
+
+    private void awaitSameExecutionEverywhere() throws InterruptedException {
+        for (int t = 0; t < 600; t++) {
+            long relay = ThreeTierEchoTest.executed(groups.relay(0));
+            long backend = ThreeTierEchoTest.executed(groups.backend(0));
+            boolean same = true;
+            for (int i = 1; i < 4; i++) {
+                same &= ThreeTierEchoTest.executed(groups.relay(i)) == relay
+                        && ThreeTierEchoTest.executed(groups.backend(i)) == backend;
+            }
+            if (same) {
+                return;
+            }
+            Thread.sleep(25);
+        }
+    }
+}
