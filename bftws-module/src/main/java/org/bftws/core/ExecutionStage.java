@@ -102,17 +102,24 @@ final class ExecutionStage {
     }
 
     /**
-     * The service could not carry out the installation or the checkpoint at {@code seq} (its set_state or get_state
-     * failed): its state is unknown, so nothing executes any more until a state at or above {@code seq} is installed.
+     * The service could not carry out the installation, the execution or the checkpoint at {@code seq} (its
+     * set_state or get_state failed, or a batch could not be delivered): its state is unknown, so nothing executes any more until a state at or above {@code seq} is installed.
      * The batches queued at or below {@code seq} are dropped (that state covers them), the later ones wait to run on
-     * top of it. Returns false (after a drop) when no installation or checkpoint of {@code seq} is running.
+     * top of it. Returns false (after a drop) when no installation, execution or checkpoint of {@code seq} is running.
      */
     boolean failed(long seq) {
         boolean installation = installing != null && installing.seq() == seq;
-        if (!installation && checkpointDue != seq) {
-            out.drop("failure at " + seq, "no installation or checkpoint of that sequence number is running");
+        boolean execution = running != null && running.seq() == seq;
+        if (!installation && !execution && checkpointDue != seq) {
+            out.drop("failure at " + seq, "no installation, execution or checkpoint of that sequence number is running");
             return false;
         }
+        if (execution && running == tentative) {
+            tentative = null; // undone with the rest: whatever state is installed next replaces it
+            tentativeExpired = List.of();
+        }
+        running = null;
+        runningEffective = null;
         lostAt = Math.max(lostAt, seq);
         installing = null;
         installingEncoded = null;

@@ -205,13 +205,17 @@ public final class ReplicaMain {
     /**
      * One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T}, and for a
      * replica of a BFT group its view, stable checkpoint and ordering counters; delivered counts executed requests.
+     * A replica that executes nothing (its service could not install or give a state) says so first, with the
+     * sequence number it stopped at: {@code not-executing-since=N}.
      */
     static String stats(NodeHttpServer server, String name) {
         BftwsNode node = BftwsNode.of(server.context());
         long securityRefusals = SecurityRuntime.of(server.context()).refusals().total();
         org.bftws.axis2.ordering.BftReplica replica = node.replica();
         long delivered = replica != null ? replica.invoker().executedRequests() : node.destination().deliveredCount();
-        String ordering = replica == null ? "" : " view=" + replica.manager().view() + " stable="
+        org.bftws.ordering.TotalOrderManager.Halt halted = replica == null ? null : replica.manager().halted();
+        String ordering = replica == null ? "" : (halted == null ? "" : " not-executing-since=" + halted.seq())
+                + " view=" + replica.manager().view() + " stable="
                 + replica.manager().stableCheckpoint() + " " + replica.counters().entrySet().stream()
                         .map(e -> e.getKey().replace(' ', '-') + "=" + e.getValue())
                         .collect(java.util.stream.Collectors.joining(" "));

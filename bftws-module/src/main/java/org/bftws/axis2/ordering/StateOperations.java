@@ -61,7 +61,7 @@ final class StateOperations {
         CachedReply reply = delivery.deliverForBodyElement(contexts.ownRequest("get_state", null), lastStateBytes);
         if (reply == null || reply.fault()) {
             throw new AxisFault("bftws: get_state of " + contexts.service().getName() + " failed: "
-                    + (reply == null ? "no reply" : new String(reply.envelope(), StandardCharsets.UTF_8)));
+                    + (reply == null ? "no reply" : faultReason(reply.envelope())));
         }
         lastStateBytes = reply.envelope().length;
         return reply.envelope();
@@ -82,8 +82,24 @@ final class StateOperations {
         }));
         if (reply != null && reply.fault()) {
             throw new AxisFault("bftws: set_state of " + contexts.service().getName() + " refused the state: "
-                    + new String(reply.envelope(), StandardCharsets.UTF_8));
+                    + faultReason(reply.envelope()));
         }
+    }
+
+    /** A fault reply's reason (faultstring, or SOAP 1.2's Reason text); the envelope itself if it has none. */
+    static String faultReason(byte[] envelopeBytes) {
+        try {
+            SOAPEnvelope envelope = OMXMLBuilderFactory.createSOAPModelBuilder(
+                    new ByteArrayInputStream(envelopeBytes), null).getSOAPEnvelope();
+            org.apache.axiom.soap.SOAPFault fault = envelope.getBody().getFault();
+            String reason = fault == null || fault.getReason() == null ? null : fault.getReason().getText();
+            if (reason != null && !reason.isBlank()) {
+                return reason.strip();
+            }
+        } catch (RuntimeException e) {
+            // not a SOAP envelope (AXIOM's OMException among others): said as it is below
+        }
+        return new String(envelopeBytes, StandardCharsets.UTF_8);
     }
 
     /** The document element of {@code bytes}, with nothing below its start tag parsed yet. */
