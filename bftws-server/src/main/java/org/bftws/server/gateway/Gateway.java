@@ -133,7 +133,7 @@ public final class Gateway implements AutoCloseable {
      * schedule. Together with {@link GroupCaller}'s wait for its sequences' termination it keeps the exit on SIGTERM
      * within two seconds whatever the groups' state.
      */
-    static final long CALL_GRACE_MILLIS = 500;
+    static final long CALL_GRACE_MILLIS = 400;
 
     /**
      * Stops taking requests (those being served get {@value #CALL_GRACE_MILLIS} ms, then their connections close),

@@ -41,13 +41,13 @@ final class GroupCaller implements AutoCloseable {
     }
 
     /** How long closing waits for the groups to terminate the workers' sequences (a group that is up: milliseconds). */
-    private static final long TERMINATE_WAIT_MILLIS = 500;
+    private static final long TERMINATE_WAIT_MILLIS = 300;
     /**
      * How long closing waits for the Axis2 engine to stop. Its bftws sender lets copies still in flight reach slower
      * replicas for up to two seconds; a process that is exiting does not wait for all of it (those replicas learn a
      * sequence's end from its idle limit instead).
      */
-    private static final long ENGINE_STOP_WAIT_MILLIS = 400;
+    private static final long ENGINE_STOP_WAIT_MILLIS = 300;
 
     private final ConfigurationContext context;
     private final Map<Long, ServiceClient> byThread = new ConcurrentHashMap<>();
