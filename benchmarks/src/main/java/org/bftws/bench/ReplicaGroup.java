@@ -20,11 +20,12 @@ import org.bftws.config.SecurityProfile;
 import org.bftws.samples.kv.KvServiceArchive;
 
 /**
- * Four replica JVMs of the echo sample (or of a service deployed from its archive, {@link ArchivedService}; Configuration I, f=1) on this machine that a fault test or a measurement
- * can crash, restart and question: one {@link ReplicaProcess} per replica started exactly as the testbed starts
- * them, a replicas.xml with the protocol settings and data directory asked for, and the answers of the replicas'
- * standard-input commands ({@code stats}, {@code state}, {@code entries}, {@code measurements}). Closing it stops
- * every replica it started (only those, by their handles).
+ * Four replica JVMs (Configuration I, f=1) of the echo sample, or of a service deployed from its archive
+ * ({@link ArchivedService}), on this machine that a fault test or a measurement can crash, restart and question:
+ * one {@link ReplicaProcess} per replica started exactly as the testbed starts them, a replicas.xml with the
+ * protocol settings and data directory asked for, and the answers of the replicas' standard-input commands
+ * ({@code stats}, {@code state}, {@code entries}, {@code measurements}). Closing it stops every replica it started
+ * (only those, by their handles).
  */
 final class ReplicaGroup implements AutoCloseable {
 

@@ -79,7 +79,8 @@ final class RunReport {
         if (!halted.isEmpty()) {
             warned = true;
             out.println("warning: replicas that execute nothing (their service could not install or give a state; "
-                    + "they keep fetching one): " + String.join(", ", halted) + " (their logs are in the run directory)");
+                    + "they keep fetching one): " + String.join(", ", halted)
+                    + " (their logs are in the run directory)");
         }
         if (!lagging.isEmpty()) {
             warned = true;

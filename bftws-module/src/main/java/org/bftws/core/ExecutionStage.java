@@ -103,7 +103,8 @@ final class ExecutionStage {
 
     /**
      * The service could not carry out the installation, the execution or the checkpoint at {@code seq} (its
-     * set_state or get_state failed, or a batch could not be delivered): its state is unknown, so nothing executes any more until a state at or above {@code seq} is installed.
+     * set_state or get_state failed, or a batch could not be delivered): its state is unknown, so nothing executes
+     * any more until a state at or above {@code seq} is installed.
      * The batches queued at or below {@code seq} are dropped (that state covers them), the later ones wait to run on
      * top of it. Returns false (after a drop) when no installation, execution or checkpoint of {@code seq} is running.
      */
@@ -111,7 +112,8 @@ final class ExecutionStage {
         boolean installation = installing != null && installing.seq() == seq;
         boolean execution = running != null && running.seq() == seq;
         if (!installation && !execution && checkpointDue != seq) {
-            out.drop("failure at " + seq, "no installation, execution or checkpoint of that sequence number is running");
+            out.drop("failure at " + seq,
+                    "no installation, execution or checkpoint of that sequence number is running");
             return false;
         }
         if (execution && running == tentative) {

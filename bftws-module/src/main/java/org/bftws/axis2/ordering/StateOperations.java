@@ -85,7 +85,7 @@ final class StateOperations {
                     name.getPrefix().isEmpty() ? null : name.getPrefix()));
             OMElement content = parameter == null ? null : request.getFirstElement();
             if (content != null && !content.getLocalName().equals(parameter.getLocalPart())) {
-                // a POJO's get_state wraps its result in <return>, its set_state(x) reads <x>: the one becomes the other
+                // a POJO's get_state wraps its result in <return>, its set_state(x) reads <x>: one becomes the other
                 content.setLocalName(parameter.getLocalPart());
                 content.setNamespace(parameter.getNamespaceURI().isEmpty() ? null
                         : factory.createOMNamespace(parameter.getNamespaceURI(), null));
