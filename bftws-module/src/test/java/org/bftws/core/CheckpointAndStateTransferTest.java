@@ -199,6 +199,27 @@ class CheckpointAndStateTransferTest {
     }
 
     @Test
+    void anExecutionNodeWhoseServiceRefusesTheStateExecutesNothingAndRecoversOnceItCanInstallOne() {
+        TestCluster c = new TestCluster(Membership.configurationIII(1), TestCluster.options(1));
+        int node = 6; // an execution node; 4 and 5 go on executing
+        c.down[node] = true;
+        run(c, "c", 1, 10);
+        c.restartEmpty(node);
+        c.serviceFails.add(node);
+        c.tickAndDeliver(400);
+        run(c, "c", 11, 13);
+        c.tickAndDeliver(200);
+        assertTrue(c.installs.get(node).size() >= 2, "it tried again after the refusal: " + c.installs.get(node));
+        assertTrue(c.executed.get(node).isEmpty(), "nothing executed on a lost state: " + c.executedIds(node));
+
+        c.serviceFails.remove(node);
+        c.tickAndDeliver(1_000);
+        run(c, "c", 14, 17);
+        assertEquals(17, c.nodes[node].lastExecuted());
+        assertEquals(c.appState(4), c.appState(node), "after the installation and more requests the states match");
+    }
+
+    @Test
     void aReplicaWhoseServiceFailsToGiveItsStateForACheckpointFetchesTheStableOneAndGoesOn() {
         TestCluster c = TestCluster.configurationI();
         run(c, "c", 1, 3);
