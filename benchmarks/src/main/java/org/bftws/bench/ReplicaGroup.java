@@ -20,11 +20,12 @@ import org.bftws.config.SecurityProfile;
 import org.bftws.samples.kv.KvServiceArchive;
 
 /**
- * Four replica JVMs of the echo sample (Configuration I, f=1) on this machine that a fault test or a measurement
- * can crash, restart and question: one {@link ReplicaProcess} per replica started exactly as the testbed starts
- * them, a replicas.xml with the protocol settings and data directory asked for, and the answers of the replicas'
- * standard-input commands ({@code stats}, {@code state}, {@code entries}, {@code measurements}). Closing it stops
- * every replica it started (only those, by their handles).
+ * Four replica JVMs (Configuration I, f=1) of the echo sample, or of a service deployed from its archive
+ * ({@link ArchivedService}), on this machine that a fault test or a measurement can crash, restart and question:
+ * one {@link ReplicaProcess} per replica started exactly as the testbed starts them, a replicas.xml with the
+ * protocol settings and data directory asked for, and the answers of the replicas' standard-input commands
+ * ({@code stats}, {@code state}, {@code entries}, {@code measurements}). Closing it stops every replica it started
+ * (only those, by their handles).
  */
 final class ReplicaGroup implements AutoCloseable {
 
@@ -43,20 +44,43 @@ final class ReplicaGroup implements AutoCloseable {
      * @param heap       each replica's maximum heap, e.g. "256m"
      * @param byzantine  the lie one replica tells (it runs with {@code --byzantine MODE}, allowed in replicas.xml for
      *                   that node only), or null
-     * @param kv         the replicas run the key-value sample ({@value TestbedDeployment#KV_SERVICE}) instead of the
-     *                   echo
+     * @param service    the service the replicas run from its archive ({@code --services}) instead of the echo, or
+     *                   null for the echo
      */
     record Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
-                    List<String> jvmOptions, String heap, ByzantineMode byzantine, boolean kv) {
+                    List<String> jvmOptions, String heap, ByzantineMode byzantine, ArchivedService service) {
+
+        /** As above; {@code kv}: the replicas run the key-value sample ({@value TestbedDeployment#KV_SERVICE}). */
+        Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
+                 List<String> jvmOptions, String heap, ByzantineMode byzantine, boolean kv) {
+            this(runDir, keys, security, protocol, durable, jvmOptions, heap, byzantine,
+                    kv ? ArchivedService.KV : null);
+        }
 
         Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
                  List<String> jvmOptions, String heap, ByzantineMode byzantine) {
-            this(runDir, keys, security, protocol, durable, jvmOptions, heap, byzantine, false);
+            this(runDir, keys, security, protocol, durable, jvmOptions, heap, byzantine, (ArchivedService) null);
         }
 
         Settings(Path runDir, Path keys, SecurityProfile security, String protocol, boolean durable,
                  List<String> jvmOptions, String heap) {
-            this(runDir, keys, security, protocol, durable, jvmOptions, heap, null, false);
+            this(runDir, keys, security, protocol, durable, jvmOptions, heap, null, (ArchivedService) null);
+        }
+    }
+
+    /**
+     * A service the replicas deploy from its archive: its Axis2 name (the group's {@code service}), its group
+     * endpoint, and what writes the archive into a {@code services} directory.
+     */
+    record ArchivedService(String name, String endpoint, ArchiveWriter archive) {
+
+        /** The key-value sample. */
+        static final ArchivedService KV = new ArchivedService(TestbedDeployment.KV_SERVICE,
+                TestbedDeployment.KV_ENDPOINT, KvServiceArchive::writeTo);
+
+        /** Writes a service archive into an Axis2 repository's services directory. */
+        interface ArchiveWriter {
+            Path writeTo(Path servicesDir) throws IOException;
         }
     }
 
@@ -79,11 +103,15 @@ final class ReplicaGroup implements AutoCloseable {
         if (settings.security() != SecurityProfile.NONE) {
             keys.ensure();
         }
-        TestbedDeployment deployment = TestbedDeployment.writeGroup(settings.runDir(), settings.security(), keys,
-                settings.protocol(), settings.durable() ? settings.runDir().resolve("data") : null,
-                settings.byzantine(), settings.kv());
-        if (settings.kv()) {
-            KvServiceArchive.writeTo(settings.runDir().resolve("services"));
+        ArchivedService service = settings.service();
+        Path data = settings.durable() ? settings.runDir().resolve("data") : null;
+        TestbedDeployment deployment = service == null
+                ? TestbedDeployment.writeGroup(settings.runDir(), settings.security(), keys, settings.protocol(), data,
+                        settings.byzantine(), false)
+                : TestbedDeployment.writeGroup(settings.runDir(), settings.security(), keys, settings.protocol(), data,
+                        settings.byzantine(), service.name(), service.endpoint());
+        if (service != null) {
+            service.archive().writeTo(settings.runDir().resolve("services"));
         }
         ReplicaGroup group = new ReplicaGroup(settings, deployment);
         try {
@@ -113,7 +141,7 @@ final class ReplicaGroup implements AutoCloseable {
         String name = name(i);
         List<String> args = new ArrayList<>(List.of("--name", name, "--conf", deployment.file().toString(),
                 "--run-dir", settings.runDir().resolve(name).toString()));
-        if (settings.kv()) {
+        if (settings.service() != null) {
             args.addAll(List.of("--services", settings.runDir().resolve("services").toString()));
         }
         if (settings.byzantine() != null && i == settings.byzantine().testbedNode()) {

@@ -29,7 +29,9 @@ record ReplicaStatus(long heapUsedBytes, long replyEntries, long stableCheckpoin
         try {
             HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                     + "/bftws/status")).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200 ? Optional.of(parse(r.body())) : Optional.empty();
+            // 503: the replica executes nothing (it says why in the same document)
+            return r.statusCode() == 200 || (r.statusCode() == 503 && r.body().startsWith("{"))
+                    ? Optional.of(parse(r.body())) : Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         } catch (InterruptedException e) {

@@ -65,13 +65,22 @@ final class RunReport {
      */
     void replicaStats(List<ReplicaProcess> replicas, Set<String> executing, int sent) throws InterruptedException {
         List<String> lagging = new ArrayList<>();
+        List<String> halted = new ArrayList<>();
         for (ReplicaProcess r : replicas) {
             Optional<String> stats = settled(r);
             out.println("  " + r.name() + ": " + stats.orElse(r.alive() ? "did not answer 'stats'" : "not running"));
+            stats.map(s -> ReplicaGroup.fields(s).get("not-executing-since"))
+                    .ifPresent(seq -> halted.add(r.name() + " since " + seq));
             long delivered = stats.map(RunReport::delivered).orElse(-1L);
             if (stats.isPresent() && executing.contains(r.name()) && delivered < sent) {
                 lagging.add(r.name() + " " + delivered + " of " + sent);
             }
+        }
+        if (!halted.isEmpty()) {
+            warned = true;
+            out.println("warning: replicas that execute nothing (their service could not install or give a state; "
+                    + "they keep fetching one): " + String.join(", ", halted)
+                    + " (their logs are in the run directory)");
         }
         if (!lagging.isEmpty()) {
             warned = true;

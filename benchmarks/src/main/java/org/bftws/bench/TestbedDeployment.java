@@ -157,13 +157,20 @@ final class TestbedDeployment {
     /** As above, the group replicating the key-value sample ({@value #KV_SERVICE}) instead of the echo when kv. */
     static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
                                         Path dataDirectory, ByzantineMode byzantine, boolean kv) throws IOException {
+        return writeGroup(runDir, security, keys, protocol, dataDirectory, byzantine, kv ? KV_SERVICE : SERVICE,
+                kv ? KV_ENDPOINT : GROUP_ENDPOINT);
+    }
+
+    /** As above, the group replicating {@code service} (its Axis2 name) at group endpoint {@code endpoint}. */
+    static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
+                                        Path dataDirectory, ByzantineMode byzantine, String service, String endpoint)
+            throws IOException {
         List<Integer> ports = freePorts(8);
         List<Node> nodes = layout(Configuration.I, ports.subList(0, 4), ports.subList(4, 8));
         Path file = runDir.resolve("replicas.xml");
-        Files.writeString(file, header(keys) + group(kv ? KV_SERVICE : SERVICE, kv ? KV_ENDPOINT : GROUP_ENDPOINT,
-                nodes, 1, Configuration.I, security, protocol, dataDirectory, "", ReplicaChannelKind.BINARY,
-                byzantine) + footer());
-        return new TestbedDeployment(file, nodes, kv ? KV_ENDPOINT : GROUP_ENDPOINT);
+        Files.writeString(file, header(keys) + group(service, endpoint, nodes, 1, Configuration.I, security, protocol,
+                dataDirectory, "", ReplicaChannelKind.BINARY, byzantine) + footer());
+        return new TestbedDeployment(file, nodes, endpoint);
     }
 
     /**

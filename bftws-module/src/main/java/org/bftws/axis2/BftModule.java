@@ -62,6 +62,8 @@ public final class BftModule implements Module {
             // whose module comes from WEB-INF/modules/bftws.mar): a JDK type both sides share
             Supplier<String> status = monitoring::status;
             configContext.setProperty(StatusServlet.STATUS_PROPERTY, status);
+            Supplier<Integer> statusCode = monitoring::statusCode;
+            configContext.setProperty(StatusServlet.STATUS_CODE_PROPERTY, statusCode);
             // Replicas order client requests under the digest of their exact bytes (no larger than one PBFT request
             // carries); every node checks a mac authenticator over the bytes as they arrived.
             RawRequestCapture.install(configContext.getAxisConfiguration(), replica ? REQUEST_LIMIT

@@ -61,6 +61,21 @@ final class CheckpointFlow {
         }
     }
 
+    /**
+     * The service could not install the state, or give its own for the checkpoint, at {@code seq}: this node executes
+     * nothing more until it installs a stable checkpoint at or above {@code seq}, which it fetches from one executor
+     * after another. It goes on taking part in the agreement.
+     */
+    void onExecutionFailed(long seq) {
+        if (execution == null) {
+            out.drop("execution failure at " + seq, "this node does not execute");
+            return;
+        }
+        if (execution.failed(seq)) {
+            stateTransfer.lost(Math.max(seq, checkpoints.stableSeq()), replica.now);
+        }
+    }
+
     void onCheckpoint(Checkpoint c) {
         String problem = checkpoints.problem(c);
         if (problem != null) {
@@ -82,6 +97,8 @@ final class CheckpointFlow {
         replica.advanceCommitted();
         if (replica.lastCommitted < s) {
             stateTransfer.need(s, replica.now);
+        } else if (execution != null && execution.stateLost()) {
+            stateTransfer.needForExecution(s, replica.now); // a newer state to install instead of the lost one
         } else if (executionFarBehind(s)) {
             stateTransfer.needForExecution(s, replica.now);
         } else if (execution != null) {
@@ -125,7 +142,7 @@ final class CheckpointFlow {
 
     void onSnapshot(StateSnapshot snapshot) {
         // an executor takes any proven state newer than what it executed, even below what it committed
-        long own = execution == null ? replica.lastCommitted : execution.lastExecuted();
+        long own = execution == null ? replica.lastCommitted : execution.installableAbove();
         StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, own);
         if (accepted == null) {
             return;

@@ -153,6 +153,14 @@ public final class ExecutionNode implements Node {
         return out.drain();
     }
 
+    @Override
+    public List<Output> onExecutionFailed(long seq) {
+        if (execution.failed(seq)) {
+            stateTransfer.lost(Math.max(seq, checkpoints.stableSeq()), now);
+        }
+        return out.drain();
+    }
+
     private void onCommittedBatch(CommittedBatch cb) {
         if (cb.seq() <= execution.lastQueued()) {
             return;
@@ -229,13 +237,16 @@ public final class ExecutionNode implements Node {
         persistStableCheckpoint();
         if (execution.lastQueued() < s) {
             stateTransfer.need(s, now);
+        } else if (execution.stateLost()) {
+            stateTransfer.needForExecution(s, now); // a newer state to install instead of the lost one
         }
         committed.discardUpTo(s);
         execution.collectGarbage(s);
     }
 
     private void onSnapshot(StateSnapshot snapshot) {
-        StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints, execution.lastQueued());
+        StateTransfer.Accepted accepted = stateTransfer.accept(snapshot, checkpoints,
+                execution.stateLost() ? execution.installableAbove() : execution.lastQueued());
         if (accepted != null) {
             if (!snapshot.proof().isEmpty()) {
                 checkpoints.adopt(snapshot.seq(), accepted.digest(), snapshot.proof());

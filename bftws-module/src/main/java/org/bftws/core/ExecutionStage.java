@@ -55,6 +55,11 @@ final class ExecutionStage {
     private final TreeMap<Long, byte[]> states = new TreeMap<>();
     private CheckpointState installing;
     private byte[] installingEncoded;
+    /**
+     * The service's state is unknown since its set_state or get_state failed (-1: it is known): nothing executes
+     * until a state at or above this sequence number is installed (see {@link #failed}).
+     */
+    private long lostAt = -1;
 
     ExecutionStage(int id, ReplicaOptions options, Outbox out, SequenceRules rules) {
         this.id = id;
@@ -81,6 +86,49 @@ final class ExecutionStage {
 
     boolean installing() {
         return installing != null;
+    }
+
+    /** Whether the service's state is unknown (a set_state or get_state failed) and nothing executes. */
+    boolean stateLost() {
+        return lostAt >= 0;
+    }
+
+    /**
+     * The lowest sequence number a state must be at for this node to take it: above what it executed, or, once its
+     * state is lost, at or above where it was lost.
+     */
+    long installableAbove() {
+        return lostAt >= 0 ? lostAt - 1 : lastExecuted;
+    }
+
+    /**
+     * The service could not carry out the installation, the execution or the checkpoint at {@code seq} (its
+     * set_state or get_state failed, or a batch could not be delivered): its state is unknown, so nothing executes
+     * any more until a state at or above {@code seq} is installed.
+     * The batches queued at or below {@code seq} are dropped (that state covers them), the later ones wait to run on
+     * top of it. Returns false (after a drop) when no installation, execution or checkpoint of {@code seq} is running.
+     */
+    boolean failed(long seq) {
+        boolean installation = installing != null && installing.seq() == seq;
+        boolean execution = running != null && running.seq() == seq;
+        if (!installation && !execution && checkpointDue != seq) {
+            out.drop("failure at " + seq,
+                    "no installation, execution or checkpoint of that sequence number is running");
+            return false;
+        }
+        if (execution && running == tentative) {
+            tentative = null; // undone with the rest: whatever state is installed next replaces it
+            tentativeExpired = List.of();
+        }
+        running = null;
+        runningEffective = null;
+        lostAt = Math.max(lostAt, seq);
+        installing = null;
+        installingEncoded = null;
+        rollingBack = false;
+        checkpointDue = -1;
+        queue.removeIf(r -> r.seq() <= seq);
+        return true;
     }
 
     /**
@@ -113,7 +161,7 @@ final class ExecutionStage {
      */
     boolean canRunTentatively(long seq) {
         return tentative == null && running == null && queue.isEmpty() && checkpointDue < 0 && installing == null
-                && seq == lastQueued + 1 && lastExecuted == lastQueued && !states.isEmpty();
+                && lostAt < 0 && seq == lastQueued + 1 && lastExecuted == lastQueued && !states.isEmpty();
     }
 
     /**
@@ -132,7 +180,7 @@ final class ExecutionStage {
     }
 
     private void pump() {
-        while (running == null && checkpointDue < 0 && installing == null && !queue.isEmpty()) {
+        while (running == null && checkpointDue < 0 && installing == null && lostAt < 0 && !queue.isEmpty()) {
             if (tentative != null && !settleTentative(queue.peek())) {
                 return; // rolled back: the committed batches run again once the state is back
             }
@@ -362,6 +410,7 @@ final class ExecutionStage {
         installing = null;
         installingEncoded = null;
         rollingBack = false;
+        lostAt = -1;
         return replies;
     }
 
@@ -375,6 +424,11 @@ final class ExecutionStage {
      * checkpoint may still roll a tentative execution back to it (simulator seed 24067, 2026-11-27).
      */
     void collectGarbage(long stableSeq) {
+        if (lostAt >= 0 && stableSeq > lostAt) {
+            // a lost state is replaced by a stable one at least this new: the batches it covers need not wait
+            lostAt = stableSeq;
+            queue.removeIf(r -> r.seq() <= stableSeq);
+        }
         Long newest = states.isEmpty() ? null : states.lastKey();
         states.headMap(stableSeq, false).keySet().removeIf(seq -> !seq.equals(newest));
     }

@@ -36,6 +36,16 @@ public interface Node {
     List<Output> onStateInstalled(long seq);
 
     /**
+     * The service could not carry out the {@link Output.InstallState}, {@link Output.TakeCheckpoint} or
+     * {@link Output.Execute} at {@code seq} (its set_state refused the state, its get_state failed, a batch could not
+     * be delivered): its state is unknown. The node executes nothing more
+     * until it has installed a stable checkpoint at or above {@code seq}, which it fetches as a node that fell behind
+     * does: from one executor after another (each answers with its newest stable checkpoint), waiting longer after
+     * each attempt, until an installation succeeds.
+     */
+    List<Output> onExecutionFailed(long seq);
+
+    /**
      * Restart from what the node persisted ({@link Output.Persist}); call once, on a fresh node, before anything
      * else. An empty state is a first start.
      */

@@ -267,6 +267,12 @@ public final class Replica implements Node {
         return out.drain();
     }
 
+    @Override
+    public List<Output> onExecutionFailed(long seq) {
+        checkpointFlow.onExecutionFailed(seq);
+        return out.drain();
+    }
+
     /**
      * Restart from the data directory: the stable checkpoint is installed (or fetched, if this node did not hold its
      * state), the batches committed after it are executed again, the prepared certificates are back for view changes,

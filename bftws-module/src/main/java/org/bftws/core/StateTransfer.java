@@ -37,6 +37,8 @@ final class StateTransfer {
      * lag. Such a transfer neither stops the node proposing as primary nor pauses its view-change timer.
      */
     private boolean forExecutionOnly;
+    /** The node's service lost its state (a set_state or get_state failed): only an installed state ends the transfer. */
+    private boolean forLostState;
 
     StateTransfer(int id, Membership membership, ReplicaOptions options, Outbox out) {
         this.id = id;
@@ -101,8 +103,35 @@ final class StateTransfer {
      * a transfer for execution only ends when the executions reach the target.
      */
     void caughtUp(long committed, long executed) {
-        if (active() && !installing && (forExecutionOnly ? executed : committed) >= target) {
+        if (active() && !installing && !forLostState && (forExecutionOnly ? executed : committed) >= target) {
             target = -1;
+        }
+    }
+
+    /** Whether the transfer replaces a state the service lost (see {@link #lost}). */
+    boolean forLostState() {
+        return forLostState;
+    }
+
+    /**
+     * The service could not install a state, or give its own for a checkpoint, at {@code seq}: its state is lost and a
+     * stable checkpoint at or above {@code seq} must be installed. An installation that failed is given up; the next
+     * executor is asked (it answers with its newest stable checkpoint) after the usual wait, which doubles with every
+     * request left without an installed state. A node that was not fetching asks at once, for execution only: its
+     * agreement keeps up.
+     */
+    void lost(long seq, long now) {
+        boolean wasActive = active();
+        installing = false;
+        installingSeq = -1;
+        forLostState = true;
+        target = Math.max(target, seq);
+        if (wasActive) {
+            askedAt = now;
+        } else {
+            forExecutionOnly = true;
+            asked = 0;
+            ask(now);
         }
     }
 
@@ -184,6 +213,7 @@ final class StateTransfer {
      */
     void installed() {
         installing = false;
+        forLostState = false;
         asked = 0;
         if (target > installingSeq) {
             askedAt = Long.MIN_VALUE / 2;

@@ -35,6 +35,19 @@ public interface ReplicaMXBean {
     /** The last sequence number whose batch this replica executed (or, on an agreement-only node, passed). */
     long getLastExecuted();
 
+    /**
+     * Whether this replica executes: false while its service's state is unknown because it could not install a state
+     * (its set_state refused one), give one (its get_state failed) or run a batch; it then executes nothing and keeps
+     * fetching a stable checkpoint from the others until one installs. Always true on a node that only orders.
+     */
+    boolean isExecuting();
+
+    /**
+     * Why this replica executes nothing: what failed, at which sequence number and since when (ISO-8601, UTC); null
+     * while it executes.
+     */
+    String getNotExecuting();
+
     /** The sequence number of the last stable checkpoint (the log is garbage-collected up to it). */
     long getStableCheckpoint();
 

@@ -41,6 +41,14 @@ public final class StatusDocument {
         return json.endObject().toString();
     }
 
+    /**
+     * The page's HTTP status: 200, or 503 while the replica executes nothing ({@link ReplicaMXBean#isExecuting()}),
+     * so that a load balancer's or a monitor's health check sees it without reading the document.
+     */
+    public static int httpStatus(ReplicaMXBean replica) {
+        return replica != null && !replica.isExecuting() ? 503 : 200;
+    }
+
     private static JsonWriter replica(JsonWriter json, ReplicaMXBean r, Measurements timings) {
         json.member("group", r.getGroup())
                 .member("party", r.getParty())
@@ -49,6 +57,8 @@ public final class StatusDocument {
                 .member("view", r.getView())
                 .member("primary", r.getPrimary())
                 .member("selfPrimary", r.isSelfPrimary())
+                .member("executing", r.isExecuting())
+                .member("notExecuting", r.getNotExecuting())
                 .member("lastExecuted", r.getLastExecuted())
                 .member("stableCheckpoint", r.getStableCheckpoint())
                 .member("stableCheckpointBytes", r.getStableCheckpointBytes())

@@ -58,6 +58,19 @@ public final class TotalOrderManager {
     /** The core's last executed sequence number as of its last outputs (like {@link #view}), for lock-free reads. */
     private volatile long lastExecuted;
 
+    /**
+     * Why this replica executes nothing: its service could not carry out the output at {@code seq} (a state it
+     * could not install, a get_state that failed), since {@code sinceMillis} (wall clock).
+     */
+    public record Halt(long seq, String reason, long sinceMillis) {
+    }
+
+    /** How often the ERROR line saying this replica executes nothing is repeated while it lasts. */
+    public static final java.time.Duration HALT_LOG_PERIOD = java.time.Duration.ofSeconds(10);
+    private volatile Halt halted;
+    /** When the halt was last logged (System.nanoTime; the ticker thread's, after the first). */
+    private volatile long haltLoggedAt;
+
     public TotalOrderManager(Node core, String name, ReplicaChannel channels, ExecutionQueue invoker, ClientReplies replies,
                       Runnable onStable, Journal journal, OrderingHooks hooks) {
         this.core = core;
@@ -177,10 +190,44 @@ public final class TotalOrderManager {
     public void onStateInstalled(long seq) {
         synchronized (this) {
             route(core.onStateInstalled(seq));
+            Halt h = halted;
+            if (h != null && core.lastExecuted() >= h.seq()) {
+                halted = null;
+                LOG.warn("{}: executes again: installed the state at {} (it had executed nothing since {} s, at {}: {})",
+                        name, seq, (System.currentTimeMillis() - h.sinceMillis()) / 1000, h.seq(), h.reason());
+            }
         }
     }
 
+    /**
+     * The service could not carry out the invoker's output at {@code seq} ({@link org.bftws.core.Node#onExecutionFailed}):
+     * this replica executes nothing until it has installed a stable checkpoint at or above {@code seq}, which the
+     * core fetches from the other replicas. Until then {@link #halted()} says why, and an ERROR line repeats it every
+     * {@link #HALT_LOG_PERIOD}.
+     */
+    public void onExecutionFailed(long seq, String reason) {
+        synchronized (this) {
+            Halt h = halted;
+            halted = new Halt(seq, reason, h != null ? h.sinceMillis() : System.currentTimeMillis());
+            haltLoggedAt = System.nanoTime();
+            count("execution failures");
+            route(core.onExecutionFailed(seq));
+        }
+    }
+
+    /** Why this replica executes nothing, or null while it executes. */
+    public Halt halted() {
+        return halted;
+    }
+
     private void onTick() {
+        Halt h = halted;
+        if (h != null && System.nanoTime() - haltLoggedAt >= HALT_LOG_PERIOD.toNanos()) {
+            haltLoggedAt = System.nanoTime();
+            LOG.error("{}: executes nothing, for {} s now: {} (at {}); it keeps fetching a stable checkpoint at or "
+                    + "above {} from the other replicas to install", name,
+                    (System.currentTimeMillis() - h.sinceMillis()) / 1000, h.reason(), h.seq(), h.seq());
+        }
         try {
             synchronized (this) {
                 route(core.onClock(System.currentTimeMillis())); // a primary stamps its batches with it

@@ -165,6 +165,78 @@ class CheckpointAndStateTransferTest {
     }
 
     @Test
+    void aReplicaWhoseServiceRefusesTheStateExecutesNothingAsksTheOtherExecutorsAgainAndRecoversOnceOneInstalls() {
+        TestCluster c = TestCluster.configurationI();
+        c.down[3] = true;
+        run(c, "c", 1, 10);
+        c.restartEmpty(3);
+        c.serviceFails.add(3);
+        java.util.Set<Integer> askedOf = new java.util.TreeSet<>();
+        c.tickAndDeliver(400, f -> {
+            if (f.message() instanceof FetchState && f.from() == 3) {
+                askedOf.add(f.to());
+            }
+            return true;
+        });
+        run(c, "c", 11, 13); // the group goes on; node 3 commits but must not execute on a state it does not have
+        c.tickAndDeliver(200);
+        assertTrue(c.installs.get(3).size() >= 2, "it tried again after the refusal: " + c.installs.get(3));
+        assertEquals(java.util.Set.of(0, 1, 2), askedOf, "it asked one executor after another");
+        assertTrue(c.executed.get(3).isEmpty(), "nothing executed on a lost state: " + c.executedIds(3));
+        assertEquals(0, c.nodes[3].lastExecuted());
+        int attempts = c.installs.get(3).size();
+        c.tickAndDeliver(100);
+        assertTrue(c.installs.get(3).size() - attempts <= 1, "the attempts back off: "
+                + (c.installs.get(3).size() - attempts) + " in 100 ticks");
+
+        c.serviceFails.remove(3); // the service can take a state now (an operator fixed it, or a newer one came)
+        c.tickAndDeliver(1_000);
+        assertEquals(13, c.nodes[3].lastExecuted(), "installed the stable checkpoint 12 and ran 13 on top of it");
+        assertEquals(12L, c.installs.get(3).get(c.installs.get(3).size() - 1));
+        run(c, "c", 14, 17);
+        assertEquals(17, c.nodes[3].lastExecuted());
+        assertEquals(c.appState(0), c.appState(3), "after the installation and more requests the states match");
+    }
+
+    @Test
+    void anExecutionNodeWhoseServiceRefusesTheStateExecutesNothingAndRecoversOnceItCanInstallOne() {
+        TestCluster c = new TestCluster(Membership.configurationIII(1), TestCluster.options(1));
+        int node = 6; // an execution node; 4 and 5 go on executing
+        c.down[node] = true;
+        run(c, "c", 1, 10);
+        c.restartEmpty(node);
+        c.serviceFails.add(node);
+        c.tickAndDeliver(400);
+        run(c, "c", 11, 13);
+        c.tickAndDeliver(200);
+        assertTrue(c.installs.get(node).size() >= 2, "it tried again after the refusal: " + c.installs.get(node));
+        assertTrue(c.executed.get(node).isEmpty(), "nothing executed on a lost state: " + c.executedIds(node));
+
+        c.serviceFails.remove(node);
+        c.tickAndDeliver(1_000);
+        run(c, "c", 14, 17);
+        assertEquals(17, c.nodes[node].lastExecuted());
+        assertEquals(c.appState(4), c.appState(node), "after the installation and more requests the states match");
+    }
+
+    @Test
+    void aReplicaWhoseServiceFailsToGiveItsStateForACheckpointFetchesTheStableOneAndGoesOn() {
+        TestCluster c = TestCluster.configurationI();
+        run(c, "c", 1, 3);
+        c.serviceFails.add(3);
+        run(c, "c", 4, 6); // node 3's get_state at 4 fails
+        assertEquals(4, c.nodes[0].stableCheckpoint(), "three others made 4 stable");
+        assertEquals(4, c.nodes[3].lastExecuted(), "node 3 stopped at the checkpoint it could not take");
+        c.serviceFails.remove(3);
+        c.tickAndDeliver(200);
+        assertEquals(6, c.nodes[3].lastExecuted(), "installed 4 and ran 5 and 6 on top of it");
+        assertTrue(c.installs.get(3).contains(4L), c.installs.get(3).toString());
+        run(c, "c", 7, 9);
+        assertEquals(9, c.nodes[3].lastExecuted());
+        assertEquals(c.appState(0), c.appState(3));
+    }
+
+    @Test
     void aStateSnapshotWhoseStateDoesNotMatchItsProofIsRefused() {
         TestCluster c = TestCluster.configurationI();
         c.down[3] = true;

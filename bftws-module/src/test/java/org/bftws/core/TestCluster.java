@@ -194,6 +194,12 @@ final class TestCluster {
 
     private final Map<Integer, List<Output>> held = new HashMap<>();
 
+    /**
+     * Nodes whose service refuses every set_state (leaving its state half-written) and fails every get_state, as a
+     * service that cannot read a state does; the node is told with {@link Node#onExecutionFailed}.
+     */
+    final java.util.Set<Integer> serviceFails = new java.util.HashSet<>();
+
     private void handle(int i, List<Output> outputs) {
         for (Output o : outputs) {
             if (held.containsKey(i) && (o instanceof Output.Execute || o instanceof Output.TakeCheckpoint
@@ -216,6 +222,12 @@ final class TestCluster {
                     results.add(Long.toString(appState[i]).getBytes(StandardCharsets.UTF_8));
                 }
                 handle(i, nodes[i].onExecuted(e.seq(), results));
+            } else if (o instanceof Output.TakeCheckpoint t && serviceFails.contains(i)) {
+                handle(i, nodes[i].onExecutionFailed(t.seq()));
+            } else if (o instanceof Output.InstallState s && serviceFails.contains(i)) {
+                installs.get(i).add(s.seq());
+                appState[i] = -1;
+                handle(i, nodes[i].onExecutionFailed(s.seq()));
             } else if (o instanceof Output.TakeCheckpoint t) {
                 handle(i, nodes[i].onCheckpointState(t.seq(), Long.toString(appState[i]).getBytes(StandardCharsets.UTF_8)));
             } else if (o instanceof Output.InstallState s) {

@@ -91,8 +91,12 @@ public final class ReplicaMain {
             servers.forEach(s -> closeQuietly(s, name, err));
             return 1;
         }
-        for (NodeHttpServer server : servers) {
+        for (int i = 0; i < servers.size(); i++) {
+            NodeHttpServer server = servers.get(i);
             String notReady = moduleProblem(server);
+            if (notReady == null) {
+                notReady = serviceProblem(server, targets.get(i), targets.size() > 1);
+            }
             if (notReady != null) {
                 err.println("replica: " + name + " failed to start: " + notReady);
                 servers.forEach(s -> closeQuietly(s, name, err));
@@ -201,13 +205,17 @@ public final class ReplicaMain {
     /**
      * One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T}, and for a
      * replica of a BFT group its view, stable checkpoint and ordering counters; delivered counts executed requests.
+     * A replica that executes nothing (its service could not install or give a state) says so first, with the
+     * sequence number it stopped at: {@code not-executing-since=N}.
      */
     static String stats(NodeHttpServer server, String name) {
         BftwsNode node = BftwsNode.of(server.context());
         long securityRefusals = SecurityRuntime.of(server.context()).refusals().total();
         org.bftws.axis2.ordering.BftReplica replica = node.replica();
         long delivered = replica != null ? replica.invoker().executedRequests() : node.destination().deliveredCount();
-        String ordering = replica == null ? "" : " view=" + replica.manager().view() + " stable="
+        org.bftws.ordering.TotalOrderManager.Halt halted = replica == null ? null : replica.manager().halted();
+        String ordering = replica == null ? "" : (halted == null ? "" : " not-executing-since=" + halted.seq())
+                + " view=" + replica.manager().view() + " stable="
                 + replica.manager().stableCheckpoint() + " " + replica.counters().entrySet().stream()
                         .map(e -> e.getKey().replace(' ', '-') + "=" + e.getValue())
                         .collect(java.util.stream.Collectors.joining(" "));
@@ -259,6 +267,51 @@ public final class ReplicaMain {
             var faulty = server.context().getAxisConfiguration().getFaultyModules();
             return e.getMessage() + (faulty.isEmpty() ? "" : " " + faulty);
         }
+    }
+
+    /**
+     * Axis2 logs a service archive it cannot deploy and goes on without it; a replica without its group's service
+     * would order requests it can never execute. So: every archive must have deployed, and a node that executes its
+     * group's service must have it. One line naming the archive or service and the cause, or null when all is well.
+     */
+    static String serviceProblem(NodeHttpServer server, ReplicaNode target, boolean agreementOnly) {
+        org.apache.axis2.engine.AxisConfiguration axis = server.context().getAxisConfiguration();
+        java.util.Map<String, String> faulty = new java.util.TreeMap<>(axis.getFaultyServices());
+        if (!faulty.isEmpty()) {
+            return faulty.entrySet().stream()
+                    .map(f -> "service archive " + Path.of(f.getKey()).getFileName() + " did not deploy: "
+                            + firstLine(f.getValue()))
+                    .collect(java.util.stream.Collectors.joining("; "));
+        }
+        String service = target.group().service();
+        if (agreementOnly || !target.node().role().executes()) {
+            return null;
+        }
+        try {
+            if (axis.getService(service) == null) {
+                return "the replicated service " + service + " is not deployed: no archive in the node's services/"
+                        + " has <service name=\"" + service + "\">";
+            }
+        } catch (AxisFault e) {
+            return "the replicated service " + service + " is not available: " + rootMessage(e);
+        }
+        return null;
+    }
+
+    /**
+     * The cause in Axis2's report of a faulty archive ("Error:", then the exception's stack trace): the exception's
+     * message, without its class name.
+     */
+    private static String firstLine(String report) {
+        for (String line : (report == null ? "" : report).strip().split("\\R")) {
+            String l = line.strip();
+            if (l.isEmpty() || l.equals("Error:")) {
+                continue;
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^[\\w.$]+(?:Exception|Error|Fault): (.+)$").matcher(l);
+            return m.matches() ? m.group(1) : l;
+        }
+        return "no reason given";
     }
 
     private static void awaitForever() {

@@ -122,6 +122,72 @@ class ReplicaMainTest {
                 file.toString(), "--services", ".")).group().service());
     }
 
+    /** A service archive named {@code file} holding only {@code servicesXml} as META-INF/services.xml. */
+    private Path archive(String file, String servicesXml) throws IOException {
+        Path aar = dir.resolve(file);
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(aar))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("META-INF/services.xml"));
+            zip.write(servicesXml.getBytes(StandardCharsets.UTF_8));
+            zip.closeEntry();
+        }
+        return aar;
+    }
+
+    /** Runs the node of a replicas.xml on a free port with the archives in {@code dir}; returns [status, out, err]. */
+    private String[] runWithArchives() throws IOException {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Path conf = replicasXml("none", port);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = ReplicaMain.run(ReplicaOptions.parse("--id", "0", "--conf", conf.toString(), "--services",
+                        dir.toString(), "--run-dir", dir.resolve("run").toString()), null,
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[] {Integer.toString(status), out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8)};
+    }
+
+    @Test
+    void aServiceArchiveThatFailsToDeployKeepsTheNodeFromReportingReadyAndSaysWhyOnOneLine() throws Exception {
+        archive("EchoService.aar", """
+                <service name="EchoService" scope="application">
+                  <parameter name="ServiceClass">java.lang.Object</parameter>
+                  <messageReceivers>
+                    <messageReceiver mep="http://www.w3.org/ns/wsdl/in-out" class="org.example.NoSuchReceiver"/>
+                  </messageReceivers>
+                  <operation name="echo"/>
+                </service>
+                """);
+        String[] run = runWithArchives();
+        assertEquals("1", run[0], run[2]);
+        assertTrue(!run[1].contains("ready"), run[1]);
+        List<String> lines = run[2].lines().filter(l -> l.startsWith("replica: solo failed to start")).toList();
+        assertEquals(1, lines.size(), run[2]);
+        assertTrue(lines.get(0).contains("service archive EchoService.aar did not deploy")
+                && lines.get(0).contains("org.example.NoSuchReceiver"), lines.get(0));
+    }
+
+    @Test
+    void aNodeWhoseArchivesLackItsGroupsServiceIsNotReadyAndNamesTheService() throws Exception {
+        archive("Other.aar", """
+                <service name="OtherService" scope="application">
+                  <parameter name="ServiceClass">java.lang.Object</parameter>
+                  <messageReceivers>
+                    <messageReceiver mep="http://www.w3.org/ns/wsdl/in-out"
+                                     class="org.apache.axis2.receivers.RawXMLINOutMessageReceiver"/>
+                  </messageReceivers>
+                  <operation name="echo"/>
+                </service>
+                """);
+        String[] run = runWithArchives();
+        assertEquals("1", run[0], run[2]);
+        assertTrue(!run[1].contains("ready"), run[1]);
+        assertTrue(run[2].contains("replica: solo failed to start: the replicated service EchoService is not deployed"),
+                run[2]);
+    }
+
     @Test
     void theProductsReplicaDeploysTheArchivesItIsGivenAndHasNoDefaultService() {
         assertEquals(dir, ReplicaOptions.parse("--id", "0", "--services", dir.toString()).services());

@@ -72,6 +72,11 @@ public final class Monitoring {
         return replicaMonitor;
     }
 
+    /** The status page's HTTP status: 503 while the replica executes nothing, else 200. */
+    public int statusCode() {
+        return StatusDocument.httpStatus(replicaMonitor);
+    }
+
     /** The status page's JSON. */
     public String status() {
         return StatusDocument.of(nodeMonitor, replicaMonitor,

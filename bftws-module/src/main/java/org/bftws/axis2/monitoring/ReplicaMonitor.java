@@ -74,6 +74,18 @@ public final class ReplicaMonitor implements ReplicaMXBean {
     }
 
     @Override
+    public boolean isExecuting() {
+        return replica.manager().halted() == null;
+    }
+
+    @Override
+    public String getNotExecuting() {
+        org.bftws.ordering.TotalOrderManager.Halt h = replica.manager().halted();
+        return h == null ? null : h.reason() + " (at " + h.seq() + ", since "
+                + java.time.Instant.ofEpochMilli(h.sinceMillis()) + "); fetching a stable checkpoint to install";
+    }
+
+    @Override
     public long getStableCheckpoint() {
         return replica.manager().stableCheckpoint();
     }

@@ -29,6 +29,8 @@ public final class StatusServlet extends HttpServlet {
 
     /** The node's property holding a {@code Supplier<String>} of its status JSON (set by the bftws module). */
     public static final String STATUS_PROPERTY = "org.bftws.axis2.monitoring.status";
+    /** The node's property holding a {@code Supplier<Integer>} of the page's HTTP status (503: executes nothing). */
+    public static final String STATUS_CODE_PROPERTY = "org.bftws.axis2.monitoring.statusCode";
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -44,13 +46,18 @@ public final class StatusServlet extends HttpServlet {
             return;
         }
         String json;
+        int code = 200;
         try {
+            if (configuration.getProperty(STATUS_CODE_PROPERTY) instanceof Supplier<?> c
+                    && c.get() instanceof Integer i) {
+                code = i;
+            }
             json = String.valueOf(status.get());
         } catch (RuntimeException e) {
             answer(response, 503, "text/plain; charset=utf-8", "bftws: no status: " + e.getMessage() + "\n");
             return;
         }
-        answer(response, 200, "application/json; charset=utf-8", json);
+        answer(response, code, "application/json; charset=utf-8", json);
     }
 
     private static void answer(HttpServletResponse response, int status, String contentType, String body)

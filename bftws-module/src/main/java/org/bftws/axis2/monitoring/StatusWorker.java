@@ -44,7 +44,8 @@ public final class StatusWorker implements Worker {
             response.addHeader("Allow", "GET");
             answer(response, 405, "text/plain; charset=utf-8", "bftws: " + STATUS + " is read-only: GET it\n");
         } else {
-            answer(response, 200, "application/json; charset=utf-8", status(context.getConfigurationContext()));
+            Monitoring monitoring = Monitoring.of(context.getConfigurationContext());
+            answer(response, monitoring.statusCode(), "application/json; charset=utf-8", monitoring.status());
         }
     }
 

@@ -61,7 +61,7 @@ final class StateOperations {
         CachedReply reply = delivery.deliverForBodyElement(contexts.ownRequest("get_state", null), lastStateBytes);
         if (reply == null || reply.fault()) {
             throw new AxisFault("bftws: get_state of " + contexts.service().getName() + " failed: "
-                    + (reply == null ? "no reply" : new String(reply.envelope(), StandardCharsets.UTF_8)));
+                    + (reply == null ? "no reply" : faultReason(reply.envelope())));
         }
         lastStateBytes = reply.envelope().length;
         return reply.envelope();
@@ -70,20 +70,69 @@ final class StateOperations {
     /**
      * Delivers set_state with the elements of a state {@link #getState} returned (on this or another replica): the
      * state's root element, renamed to set_state's input element, with its children (and namespace declarations and
-     * attributes) as they are in the bytes, parsed only as the service reads them.
+     * attributes) as they are in the bytes, parsed only as the service reads them. When set_state's input element
+     * holds exactly one element (its schema says so: a POJO's {@code set_state(String state)}, whose schema Axis2
+     * generates) and the state's first element has another local name (a POJO's get_state wraps its result in
+     * {@code return}), that element is renamed to it too, so a POJO's state round-trips without the user matching
+     * element names.
      */
     void setState(byte[] state) throws AxisFault {
+        QName parameter = onlyParameter("set_state");
         CachedReply reply = delivery.deliver(contexts.ownRequestWithBody("set_state", (factory, name) -> {
             OMElement request = lazyRoot(state);
             request.setLocalName(name.getLocalPart());
             request.setNamespace(factory.createOMNamespace(name.getNamespaceURI(),
                     name.getPrefix().isEmpty() ? null : name.getPrefix()));
+            OMElement content = parameter == null ? null : request.getFirstElement();
+            if (content != null && !content.getLocalName().equals(parameter.getLocalPart())) {
+                // a POJO's get_state wraps its result in <return>, its set_state(x) reads <x>: one becomes the other
+                content.setLocalName(parameter.getLocalPart());
+                content.setNamespace(parameter.getNamespaceURI().isEmpty() ? null
+                        : factory.createOMNamespace(parameter.getNamespaceURI(), null));
+            }
             return request;
         }));
         if (reply != null && reply.fault()) {
             throw new AxisFault("bftws: set_state of " + contexts.service().getName() + " refused the state: "
-                    + new String(reply.envelope(), StandardCharsets.UTF_8));
+                    + faultReason(reply.envelope()));
         }
+    }
+
+    /** A fault reply's reason (faultstring, or SOAP 1.2's Reason text); the envelope itself if it has none. */
+    static String faultReason(byte[] envelopeBytes) {
+        try {
+            SOAPEnvelope envelope = OMXMLBuilderFactory.createSOAPModelBuilder(
+                    new ByteArrayInputStream(envelopeBytes), null).getSOAPEnvelope();
+            org.apache.axiom.soap.SOAPFault fault = envelope.getBody().getFault();
+            String reason = fault == null || fault.getReason() == null ? null : fault.getReason().getText();
+            if (reason != null && !reason.isBlank()) {
+                return reason.strip();
+            }
+        } catch (RuntimeException e) {
+            // not a SOAP envelope (AXIOM's OMException among others): said as it is below
+        }
+        return new String(envelopeBytes, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The one element {@code operation}'s input element holds, when the service's schema says so: a sequence of
+     * exactly one element (a POJO's one-parameter method, as Axis2 generates its schema, or a WSDL's such element);
+     * null when there is no schema or it says anything else (the state's content then goes in as it is).
+     */
+    QName onlyParameter(String operation) {
+        org.apache.axis2.description.AxisOperation op = contexts.service().getOperation(new QName(operation));
+        org.apache.axis2.description.AxisMessage in = op == null ? null
+                : op.getMessage(org.apache.axis2.wsdl.WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+        org.apache.ws.commons.schema.XmlSchemaElement element = in == null ? null : in.getSchemaElement();
+        if (element == null
+                || !(element.getSchemaType() instanceof org.apache.ws.commons.schema.XmlSchemaComplexType type)
+                || !(type.getParticle() instanceof org.apache.ws.commons.schema.XmlSchemaSequence sequence)
+                || sequence.getItems().size() != 1
+                || !(sequence.getItems().get(0) instanceof org.apache.ws.commons.schema.XmlSchemaElement only)) {
+            return null;
+        }
+        QName name = only.getWireName();
+        return name == null || name.getLocalPart() == null ? null : name;
     }
 
     /** The document element of {@code bytes}, with nothing below its start tag parsed yet. */

@@ -200,7 +200,12 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
                 return;
             }
             if (o instanceof Read r) {
-                if (tentativeState) {
+                if (manager.halted() != null) {
+                    // no state to read from: the client's other replicas answer (or the ordered request does)
+                    if (r.exchange() != null) {
+                        r.exchange().answer(null);
+                    }
+                } else if (tentativeState) {
                     heldReads.add(r); // PBFT answers reads from committed state only
                 } else {
                     executeRead(r);
@@ -230,9 +235,16 @@ public final class TotalOrderInvoker implements Runnable, org.bftws.axis2.delive
                     manager.onStateInstalled(s.seq());
                 }
             } catch (AxisFault | RuntimeException e) {
-                // The service failed to give or take its state: this replica cannot go on consistently.
-                LOG.error("could not carry out {}: {}; this replica stops executing", o, e.toString(), e);
-                running = false;
+                // The service failed to give or take its state (or a batch could not be delivered): its state is
+                // unknown. The core executes nothing more here until a stable checkpoint from the others is installed.
+                long seq = o instanceof Output.InstallState s ? s.seq() : o instanceof Output.TakeCheckpoint t ? t.seq()
+                        : o instanceof Output.Execute x ? x.seq() : -1;
+                String what = o instanceof Output.InstallState ? "set_state (installing the state at " + seq + ")"
+                        : o instanceof Output.TakeCheckpoint ? "get_state (the checkpoint at " + seq + ")"
+                        : "the execution of batch " + seq;
+                LOG.error("could not carry out {}: {}; this replica executes nothing until it installs a stable "
+                        + "checkpoint, which it fetches from the other replicas", what, e.toString(), e);
+                manager.onExecutionFailed(seq, what + " failed: " + e.getMessage());
             }
         }
     }

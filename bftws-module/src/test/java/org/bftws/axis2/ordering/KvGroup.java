@@ -148,6 +148,16 @@ final class KvGroup implements AutoCloseable {
         return out.toByteArray();
     }
 
+    /** Replica {@code i}'s HTTP port (its services and its status page). */
+    int port(int i) {
+        return ports[i];
+    }
+
+    /** Replica {@code i}'s repository (its {@code services/} holds the archive it deploys when it starts). */
+    Path repository(int i) {
+        return dir.resolve("replica" + i);
+    }
+
     BftwsNode node(int i) {
         return BftwsNode.of(nodes[i].context());
     }

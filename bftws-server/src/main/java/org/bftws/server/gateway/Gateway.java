@@ -128,8 +128,17 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
-     * Stops taking requests (those being served get up to 5 s), terminates the workers' sequences with the groups,
-     * and stops the client engine. Safe to call twice (main and the shutdown hook may both).
+     * How long calls being served may still finish when the gateway stops: a group that answers settles them in
+     * milliseconds, while one that is down would hold them, and the gateway's exit, for its whole retransmission
+     * schedule. Together with {@link GroupCaller}'s wait for its sequences' termination it keeps the exit on SIGTERM
+     * within two seconds whatever the groups' state.
+     */
+    static final long CALL_GRACE_MILLIS = 400;
+
+    /**
+     * Stops taking requests (those being served get {@value #CALL_GRACE_MILLIS} ms, then their connections close),
+     * terminates the workers' sequences with the groups, and stops the client engine. Safe to call twice (main and
+     * the shutdown hook may both).
      */
     @Override
     public synchronized void close() {
@@ -137,13 +146,17 @@ public final class Gateway implements AutoCloseable {
             return;
         }
         closed = true;
-        server.stop(5);
-        workers.shutdown();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_GRACE_MILLIS);
         try {
-            workers.awaitTermination(5, TimeUnit.SECONDS);
+            while (((java.util.concurrent.ThreadPoolExecutor) workers).getActiveCount() > 0
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        server.stop(0); // Java 17's stop(n) waits all n seconds while any exchange is open
+        workers.shutdownNow(); // daemon threads: one still waiting on a group that is down does not hold the exit
         caller.close();
         delete(repository);
     }

@@ -40,7 +40,14 @@ final class GroupCaller implements AutoCloseable {
     record Decided(byte[] envelope, boolean fault) {
     }
 
-    private static final long TERMINATE_WAIT_SECONDS = 5;
+    /** How long closing waits for the groups to terminate the workers' sequences (a group that is up: milliseconds). */
+    private static final long TERMINATE_WAIT_MILLIS = 300;
+    /**
+     * How long closing waits for the Axis2 engine to stop. Its bftws sender lets copies still in flight reach slower
+     * replicas for up to two seconds; a process that is exiting does not wait for all of it (those replicas learn a
+     * sequence's end from its idle limit instead).
+     */
+    private static final long ENGINE_STOP_WAIT_MILLIS = 300;
 
     private final ConfigurationContext context;
     private final Map<Long, ServiceClient> byThread = new ConcurrentHashMap<>();
@@ -117,9 +124,9 @@ final class GroupCaller implements AutoCloseable {
 
     /**
      * Terminates every sequence the workers opened (each a voted call, all at once), waiting at most
-     * {@link #TERMINATE_WAIT_SECONDS}: a group that is down would otherwise hold the gateway's exit for the whole
+     * {@link #TERMINATE_WAIT_MILLIS}: a group that is down would otherwise hold the gateway's exit for the whole
      * retransmission schedule (minutes). Sequences not terminated by then are left to the replicas' limits. Then
-     * stops the Axis2 engine.
+     * stops the Axis2 engine, waiting at most {@link #ENGINE_STOP_WAIT_MILLIS}.
      */
     @Override
     public void close() {
@@ -141,9 +148,9 @@ final class GroupCaller implements AutoCloseable {
         }
         terminating.shutdown();
         try {
-            if (!terminating.awaitTermination(TERMINATE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warn("stopping without terminating every WS-RM sequence: the group did not answer within {} s;"
-                        + " the rest are left to the replicas' limits", TERMINATE_WAIT_SECONDS);
+            if (!terminating.awaitTermination(TERMINATE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("stopping without terminating every WS-RM sequence: the group did not answer within {} ms;"
+                        + " the rest are left to the replicas' limits", TERMINATE_WAIT_MILLIS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -155,10 +162,19 @@ final class GroupCaller implements AutoCloseable {
                 // the engine stops next; nothing is left to release
             }
         }
+        Thread stopping = new Thread(() -> {
+            try {
+                context.terminate();
+            } catch (AxisFault | RuntimeException e) {
+                LOG.warn("the gateway's Axis2 engine did not stop cleanly: {}", e.getMessage());
+            }
+        }, "bftws-gateway-engine-stop");
+        stopping.setDaemon(true);
+        stopping.start();
         try {
-            context.terminate();
-        } catch (AxisFault e) {
-            LOG.warn("the gateway's Axis2 engine did not stop cleanly: {}", e.getMessage());
+            stopping.join(ENGINE_STOP_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
