@@ -57,6 +57,19 @@ record Comparison(PointResult replicated, PointResult baseline, double latencyRa
         return Optional.empty();
     }
 
+    /**
+     * The 3-tier echo with {@code profile} at the point against the client-server echo (Configuration I, same
+     * profile, size and clients): what a nested call costs beyond the call it is nested in (the paper's Fig. 8: about
+     * twice).
+     */
+    static Optional<Comparison> threeTier(List<PointResult> results, SecurityProfile profile, BenchPoint point) {
+        Optional<PointResult> nested = results.stream().filter(r -> r.setup().equals(BenchSetup.threeTier(profile))
+                && r.point().equals(point)).findFirst();
+        Optional<PointResult> clientServer = results.stream().filter(r -> r.setup().equals(
+                BenchSetup.bft(Configuration.I, profile)) && r.point().equals(point)).findFirst();
+        return nested.flatMap(n -> clientServer.map(c -> of(n, c)));
+    }
+
     private static Optional<PointResult> baseline(List<PointResult> results, SecurityProfile profile,
                                                   BenchPoint point) {
         return results.stream().filter(b -> b.setup().equals(BenchSetup.unreplicated(profile))

@@ -94,18 +94,27 @@ final class ResultTables {
                     configs.add(c);
                 }
             }
+            boolean threeTier = results.stream().anyMatch(r -> r.setup().equals(BenchSetup.threeTier(profile)));
             String p = profile.name().toLowerCase(Locale.ROOT);
             s.append("\n`").append(p).append("`, each cell: latency ratio / throughput ratio on this machine /")
-                    .append(" projected throughput ratio (one host per node)\n\n| elements | clients |");
+                    .append(" projected throughput ratio (one host per node)")
+                    .append(threeTier ? "; the 3-tier echo against the client-server echo (C-I) at the same point" : "")
+                    .append("\n\n| elements | clients |");
             configs.forEach(c -> s.append(" C-").append(c).append(" |"));
+            s.append(threeTier ? " 3-tier / C-I |" : "");
             s.append("\n| --- | --- |");
             configs.forEach(c -> s.append(" --- |"));
+            s.append(threeTier ? " --- |" : "");
             s.append('\n');
             for (BenchPoint point : points(results, BenchSetup.unreplicated(profile))) {
                 s.append("| ").append(point.size()).append(" | ").append(point.clients()).append(" |");
                 for (Configuration c : configs) {
                     Optional<Comparison> cmp = Comparison.find(results, c, profile, point);
                     s.append(' ').append(cmp.map(ResultTables::triple).orElse("-")).append(" |");
+                }
+                if (threeTier) {
+                    s.append(' ').append(Comparison.threeTier(results, profile, point).map(ResultTables::triple)
+                            .orElse("-")).append(" |");
                 }
                 s.append('\n');
             }

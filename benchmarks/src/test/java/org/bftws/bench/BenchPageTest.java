@@ -77,7 +77,19 @@ class BenchPageTest {
         assertTrue(s.contains("**3-tier echo, C-I mac** (`3tier-mac`)"), "the 3-tier row is a measured setup:\n" + s);
         assertTrue(s.contains("**failed**: setup failed: exec1 ended before it was ready \\| see its log"),
                 "a failed point is shown with its reason, table pipes escaped:\n" + s);
-        assertTrue(s.contains("| 10 | 8 | 1.83 / 50 % / 75 % | failed |"), "C-I mac against unreplicated mac:\n" + s);
+        assertTrue(s.contains("| 10 | 8 | 1.83 / 50 % / 75 % | failed | - |"), "C-I mac against unreplicated mac:\n" + s);
+    }
+
+    @Test
+    void theThreeTierEchoIsSetAgainstTheClientServerEchoAtTheSamePoint() throws IOException {
+        Path page = dir.resolve("benchmarks.md");
+        List<PointResult> results = results();
+        BenchPage.write(page, results, List.of(), info(), dir.resolve("results.csv"), List.of(),
+                new Targets(results, List.of()));
+        String s = Files.readString(page);
+        // 3-tier: 31.5 ms, 30 req/s, 6.0 s of CPU; C-I mac at 100 elements, 1 client: 14 ms, 150 req/s, 4.0 s
+        assertTrue(s.contains("| 3-tier / C-I |"), s);
+        assertTrue(s.contains(" | 2.25 / 20 % / "), "the 3-tier cell of 100 elements, 1 client:\n" + s);
     }
 
     @Test
