@@ -203,7 +203,9 @@ public final class ReplicaMain {
     }
 
     /**
-     * One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T}, and for a
+     * One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T
+     * hold-timeouts=H} (H: exchanges answered "retry later" because what they waited for took longer than the hold
+     * timeout; 0 in a fault-free run), and for a
      * replica of a BFT group its view, stable checkpoint and ordering counters; delivered counts executed requests.
      * A replica that executes nothing (its service could not install or give a state) says so first, with the
      * sequence number it stopped at: {@code not-executing-since=N}.
@@ -223,7 +225,8 @@ public final class ReplicaMain {
                 + " accepted=" + node.counters().accepted.get()
                 + " refused=" + node.counters().refused.get()
                 + " security-refusals=" + securityRefusals
-                + " retransmissions=" + node.counters().retransmissions.get() + ordering;
+                + " retransmissions=" + node.counters().retransmissions.get()
+                + " hold-timeouts=" + node.counters().holdTimeouts.get() + ordering;
     }
 
     /**
