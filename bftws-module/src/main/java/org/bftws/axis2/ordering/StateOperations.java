@@ -115,14 +115,20 @@ final class StateOperations {
     }
 
     /**
-     * The one element {@code operation}'s input element holds, when the service's schema says so: a sequence of
-     * exactly one element (a POJO's one-parameter method, as Axis2 generates its schema, or a WSDL's such element);
-     * null when there is no schema or it says anything else (the state's content then goes in as it is).
+     * The one element {@code operation}'s input element holds, when the operation binds its parameters by name (an
+     * RPC receiver: a POJO) and the service's schema says so: a sequence of exactly one element (a POJO's
+     * one-parameter method, as Axis2 generates its schema, or a WSDL's such element); null otherwise (the state's
+     * content then goes in as it is).
      */
     QName onlyParameter(String operation) {
         org.apache.axis2.description.AxisOperation op = contexts.service().getOperation(new QName(operation));
-        org.apache.axis2.description.AxisMessage in = op == null ? null
-                : op.getMessage(org.apache.axis2.wsdl.WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+        if (op == null || !bindsParametersByName(op.getMessageReceiver())) {
+            // a raw XML (or any other) receiver hands the service the element as it is: nothing to rename, and the
+            // schema Axis2 made up for it by reflection (an OMElement parameter) says nothing about the state
+            return null;
+        }
+        org.apache.axis2.description.AxisMessage in =
+                op.getMessage(org.apache.axis2.wsdl.WSDLConstants.MESSAGE_LABEL_IN_VALUE);
         org.apache.ws.commons.schema.XmlSchemaElement element = in == null ? null : in.getSchemaElement();
         if (element == null
                 || !(element.getSchemaType() instanceof org.apache.ws.commons.schema.XmlSchemaComplexType type)
@@ -133,6 +139,11 @@ final class StateOperations {
         }
         QName name = only.getWireName();
         return name == null || name.getLocalPart() == null ? null : name;
+    }
+
+    /** Axis2's RPC receivers (POJO services) bind a method's parameters to the request's elements by name. */
+    private static boolean bindsParametersByName(org.apache.axis2.engine.MessageReceiver receiver) {
+        return receiver != null && receiver.getClass().getName().startsWith("org.apache.axis2.rpc.receivers.");
     }
 
     /** The document element of {@code bytes}, with nothing below its start tag parsed yet. */
