@@ -26,9 +26,10 @@ final class TestbedKeys {
      * What the kept keys hold, written after keygen: stores made before a release that added keys (2: MAC keys
      * between the client and every node; 3: the echo relay's replicas relay0..3; 4: every node's Ed25519 proof key)
      * get keygen again, which keeps every key and adds the missing ones; 5: the key-value sample's
-     * execution nodes kv-exec0..2 of {@code --services 2}; 6: the second client party of {@code --hostile}).
+     * execution nodes kv-exec0..2 of {@code --services 2}; 6: the second client party of {@code --hostile}; 7: MAC
+     * keys between every two nodes, so the 3-tier echo's relays MAC their nested calls to the echo replicas).
      */
-    static final String FORMAT = "6";
+    static final String FORMAT = "7";
 
     /** Every store's password: these are throw-away keys for one machine, not a deployment's. */
     static final String PASSWORD = "bftws-testbed";

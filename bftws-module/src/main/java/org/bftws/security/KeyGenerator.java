@@ -24,8 +24,8 @@ import org.bftws.config.ReplicasConfig;
  * Writes the deployment's keys where replicas.xml says (docs/configuration.md, "Keys"; its command line is
  * {@code bftws-server keygen}, also {@code ./bftws keygen}). A CA; for every node and client a PKCS#12 keystore with
  * an RSA-2048 key and a CA-issued certificate (CN = its name); for every node an Ed25519 proof key with its own CA-issued certificate
- * (the embedded signatures of PBFT messages, {@link ProofKeys}); pairwise HMAC-SHA256 keys between the nodes of each
- * group and between every client and every node (the {@code mac} profile's replies to clients), each party holding
+ * (the embedded signatures of PBFT messages, {@link ProofKeys}); pairwise HMAC-SHA256 keys between every two nodes
+ * and between every client and every node (the {@code mac} profile's requests and replies), each party holding
  * only its own; a truststore with the CA, every party's certificate and every node's proof key certificate.
  * Existing keys are kept unless --force and missing ones added, so running it again after adding a replica to
  * replicas.xml only adds that replica's keys, and running it on stores written before proof keys existed adds them.
@@ -145,23 +145,25 @@ public final class KeyGenerator {
     }
 
     /**
-     * One key per pair of nodes in a group, and one per client and node. A pair's existing key is kept when either
+     * One key per pair of nodes of the deployment, and one per client and node. A pair's existing key is kept when either
      * side has it (so one re-created node gets the key its peers already hold); two different keys for one pair mean
      * the stores were mixed from different runs, which only --force may resolve.
      */
     private Map<String, Map<String, SecretKey>> macKeys(Map<String, PartyKeystore> parties) {
         Map<String, Map<String, SecretKey>> out = new TreeMap<>();
-        for (GroupConfig group : config.groups()) {
-            List<NodeConfig> nodes = group.nodes();
-            for (int i = 0; i < nodes.size(); i++) {
-                for (int j = i + 1; j < nodes.size(); j++) {
-                    share(out, parties, nodes.get(i).name(), nodes.get(j).name());
-                }
+        // every two nodes of the deployment: a group's nodes exchange PBFT messages, and a caller group's replicas
+        // send nested requests to a callee's nodes and get their replies (paper 3.4); what two nodes may exchange is
+        // the protocol's business, a key only lets each know the other sent it
+        List<String> nodes = new java.util.ArrayList<>(new java.util.LinkedHashSet<>(config.groups().stream()
+                .flatMap(g -> g.nodes().stream()).map(NodeConfig::name).toList()));
+        for (int i = 0; i < nodes.size(); i++) {
+            for (int j = i + 1; j < nodes.size(); j++) {
+                share(out, parties, nodes.get(i), nodes.get(j));
             }
-            for (ClientConfig client : config.clients()) {
-                for (NodeConfig node : nodes) {
-                    share(out, parties, client.name(), node.name());
-                }
+        }
+        for (ClientConfig client : config.clients()) {
+            for (String node : nodes) {
+                share(out, parties, client.name(), node);
             }
         }
         return out;

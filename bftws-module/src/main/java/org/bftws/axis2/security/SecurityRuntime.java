@@ -227,11 +227,21 @@ public final class SecurityRuntime {
         return groupAddressed(message.getTo()).or(() -> ownGroup);
     }
 
-    /** A node judges everything it receives by its own group's rules; a client by those of the group it called. */
+    /**
+     * A node judges the requests it receives by its own group's rules; a response to a request it sent, and anything a
+     * client receives, by those of the group the request went to.
+     */
     public Optional<GroupConfig> groupForIncoming(MessageContext message) {
-        if (ownGroup.isPresent()) {
+        if (ownGroup.isPresent() && message.isServerSide()) {
             return ownGroup;
         }
+        // a response to a request this node sent: the group that request went to (a replica's nested call to another
+        // group gets that group's reply, authenticated as that group's)
+        Optional<GroupConfig> addressed = groupOfRequestAnswered(message);
+        return addressed.isPresent() ? addressed : ownGroup;
+    }
+
+    private Optional<GroupConfig> groupOfRequestAnswered(MessageContext message) {
         OperationContext op = message.getOperationContext();
         MessageContext request = null;
         try {

@@ -33,12 +33,34 @@ record AuthenticatorHeader(String from, String to, byte[] mac, boolean coversByt
         block.setText(Base64.getEncoder().encodeToString(mac));
     }
 
+    /**
+     * The message's authenticators in document order, empty when it has none; SecurityRefusal MALFORMED when one is
+     * not well formed. One, except on a callee replica's reply to a nested request, which carries one per caller
+     * replica, each over the same bytes (then all must cover the bytes).
+     */
+    static java.util.List<AuthenticatorHeader> readAll(SOAPEnvelope envelope) throws SecurityRefusal {
+        java.util.List<AuthenticatorHeader> all = new java.util.ArrayList<>();
+        for (SOAPHeaderBlock block : MacHeaderBlocks.all(envelope, NAME)) {
+            all.add(read(block));
+        }
+        if (all.size() > 1 && !all.stream().allMatch(AuthenticatorHeader::coversBytes)) {
+            throw malformed("several of them must each cover the message's bytes");
+        }
+        return all;
+    }
+
+    /** The MACs of {@code all}, in their order: what a receiver blanks before it computes its own. */
+    static java.util.List<byte[]> macs(java.util.List<AuthenticatorHeader> all) {
+        return all.stream().map(AuthenticatorHeader::mac).toList();
+    }
+
     /** The message's authenticator, null when it has none; SecurityRefusal MALFORMED when it is not well formed. */
     static AuthenticatorHeader read(SOAPEnvelope envelope) throws SecurityRefusal {
         SOAPHeaderBlock block = find(envelope);
-        if (block == null) {
-            return null;
-        }
+        return block == null ? null : read(block);
+    }
+
+    private static AuthenticatorHeader read(SOAPHeaderBlock block) throws SecurityRefusal {
         String from = name(block, "from");
         String to = name(block, "to");
         if (block.getFirstElement() != null) {

@@ -53,6 +53,48 @@ final class Exchange {
         return party instanceof AuthenticatedParty p ? clientNamed(config, p.name()) : null;
     }
 
+    /**
+     * The config's spelling of {@code name} as a party that sends requests to {@code group}: a client of the
+     * deployment, or an execution node of a group that calls {@code group} (its nested requests, paper 3.4); null
+     * for anybody else.
+     */
+    static String requesterOf(ReplicasConfig config, GroupConfig group, String name) {
+        String client = clientNamed(config, name);
+        if (client != null || name == null) {
+            return client;
+        }
+        for (GroupConfig caller : config.callersOf(group)) {
+            for (NodeConfig n : caller.executionNodes()) {
+                if (n.name().equalsIgnoreCase(name)) {
+                    return n.name();
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The replicas of the caller group an outgoing response answers (server side, to a nested request a caller
+     * replica of {@code group} authenticated): every one of them, since they all sent the request and the one reply
+     * answers them all; empty for anything else.
+     */
+    static java.util.List<String> callerReplicasAnswered(MessageContext out, ReplicasConfig config, GroupConfig group) {
+        if (!out.isServerSide()) {
+            return java.util.List.of();
+        }
+        MessageContext request = related(out, WSDLConstants.MESSAGE_LABEL_IN_VALUE);
+        Object party = request == null ? null : request.getProperty(AuthenticatedParty.PROPERTY);
+        if (!(party instanceof AuthenticatedParty p)) {
+            return java.util.List.of();
+        }
+        for (GroupConfig caller : config.callersOf(group)) {
+            if (caller.executionNodes().stream().anyMatch(n -> n.name().equalsIgnoreCase(p.name()))) {
+                return caller.executionNodes().stream().map(NodeConfig::name).toList();
+            }
+        }
+        return java.util.List.of();
+    }
+
     /** The config's spelling of client {@code name}, or null when the deployment has no such client. */
     static String clientNamed(ReplicasConfig config, String name) {
         return config.clients().stream().map(ClientConfig::name).filter(n -> n.equalsIgnoreCase(name)).findFirst()

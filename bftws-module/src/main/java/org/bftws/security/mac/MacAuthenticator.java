@@ -73,8 +73,12 @@ public final class MacAuthenticator implements MessageAuthenticator {
             }
         }
         if (peer == null) {
+            List<String> callers = Exchange.callerReplicasAnswered(outgoing, config, group);
             if (isClientRequest(outgoing, group)) {
                 addRequestAuthenticator(outgoing, group);
+            } else if (!callers.isEmpty() && SignedEnvelope.sentAsBytes(outgoing)
+                    && callers.stream().allMatch(c -> keys().sharesKeyWith(c))) {
+                addCallerReplyAuthenticators(outgoing, group, callers);
             } else {
                 AuthenticatedParty.refuseToSignFaultToNobody(outgoing);
                 wsSecurity.apply(group).signMessage(outgoing);
@@ -82,10 +86,8 @@ public final class MacAuthenticator implements MessageAuthenticator {
             return;
         }
         SOAPEnvelope envelope = outgoing.getEnvelope();
-        SOAPHeaderBlock old = AuthenticatorHeader.find(envelope);
-        if (old != null) {
-            old.detach(); // a message sent through the flow again gets a fresh authenticator
-        }
+        // a message sent through the flow again gets a fresh authenticator
+        MacHeaderBlocks.all(envelope, AuthenticatorHeader.NAME).forEach(SOAPHeaderBlock::detach);
         String from = Exchange.nodeNamed(group, self);
         String to = peer;
         if (SignedEnvelope.sentAsBytes(outgoing)) {
@@ -101,6 +103,36 @@ public final class MacAuthenticator implements MessageAuthenticator {
         }
         byte[] input = MacInput.of(group.service(), from, peer, envelope, bundle);
         new AuthenticatorHeader(from, peer, macWith(peer, input), false).addTo(envelope);
+    }
+
+    /**
+     * Of a message's authenticators, the one for this party: the only one (its receiver is checked with the rest),
+     * or, on a reply to a caller group's replicas, the one naming this replica.
+     */
+    private AuthenticatorHeader addressedHere(List<AuthenticatorHeader> headers) throws SecurityRefusal {
+        if (headers.size() == 1) {
+            return headers.get(0);
+        }
+        return headers.stream().filter(h -> h.to().equalsIgnoreCase(self)).findFirst().orElseThrow(() ->
+                new SecurityRefusal(RefusalReason.MISDIRECTED, "none of its " + headers.size()
+                        + " authenticators is for " + self));
+    }
+
+    /**
+     * A callee replica's reply to a nested request (paper 3.4): every replica of the caller group sent the request,
+     * and this one reply answers them all (the reply cache serves the later copies the same bytes), so it carries one
+     * authenticator per caller replica, each an HMAC under the key this node shares with it over the same bytes, with
+     * every authenticator's placeholder in them ({@link ByteSeal}).
+     */
+    private void addCallerReplyAuthenticators(MessageContext outgoing, GroupConfig group, List<String> callers) {
+        SOAPEnvelope envelope = outgoing.getEnvelope();
+        MacHeaderBlocks.all(envelope, AuthenticatorHeader.NAME).forEach(SOAPHeaderBlock::detach);
+        String from = Exchange.nodeNamed(group, self);
+        for (String caller : callers) {
+            new AuthenticatorHeader(from, caller, ByteSeal.PLACEHOLDER_MAC, true).addTo(envelope);
+        }
+        sendSealed(outgoing, bytes -> callers.stream()
+                .map(caller -> macWith(caller, MacInput.ofBytes(group.service(), from, caller, bytes))).toList());
     }
 
     private byte[] macWith(String peer, byte[] input) {
@@ -130,11 +162,12 @@ public final class MacAuthenticator implements MessageAuthenticator {
     }
 
     /**
-     * Whether {@code outgoing} is a message this party, a client of the deployment, sends to the nodes of
-     * {@code group} and can authenticate to each of them: it shares a key with every node.
+     * Whether {@code outgoing} is a request this party, a client of the deployment or a replica of a group that calls
+     * {@code group} (a nested request), sends to the nodes of {@code group} and can authenticate to each of them: it
+     * shares a key with every node.
      */
     private boolean isClientRequest(MessageContext outgoing, GroupConfig group) {
-        if (outgoing.isServerSide() || Exchange.clientNamed(config, self) == null) {
+        if (outgoing.isServerSide() || Exchange.requesterOf(config, group, self) == null) {
             return false;
         }
         for (org.bftws.config.NodeConfig node : group.nodes()) {
@@ -155,7 +188,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
         if (old != null) {
             old.detach(); // a message sent through the flow again gets a fresh authenticator
         }
-        String client = Exchange.clientNamed(config, self);
+        String client = Exchange.requesterOf(config, group, self);
         java.util.Map<String, byte[]> entries = new java.util.LinkedHashMap<>();
         if (SignedEnvelope.sentAsBytes(outgoing)) {
             group.nodes().forEach(node -> entries.put(node.name(), ByteSeal.PLACEHOLDER_MAC));
@@ -195,11 +228,13 @@ public final class MacAuthenticator implements MessageAuthenticator {
             return new AuthenticatedParty(client, trust().registered(client).orElseThrow(() -> new SecurityRefusal(
                     RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + client)));
         }
-        AuthenticatorHeader header = AuthenticatorHeader.read(envelope);
-        if (header == null) {
+        List<AuthenticatorHeader> headers = AuthenticatorHeader.readAll(envelope);
+        if (headers.isEmpty()) {
             return wsSecurity.apply(group).verify(incoming);
         }
-        String from = verify(envelope, header, group, Exchange.expectedSenderOf(incoming, group), incoming,
+        AuthenticatorHeader header = addressedHere(headers);
+        String from = verify(envelope, header, AuthenticatorHeader.macs(headers), group,
+                Exchange.expectedSenderOf(incoming, group), incoming,
                 header.coversBytes() ? ReceivedBytes.plainOf(incoming) : null);
         return new AuthenticatedParty(from, trust().registered(from).orElseThrow(() -> new SecurityRefusal(
                 RefusalReason.UNKNOWN_PEER, "the truststore registers no certificate for " + from)));
@@ -220,9 +255,9 @@ public final class MacAuthenticator implements MessageAuthenticator {
             throw new SecurityRefusal(RefusalReason.MISDIRECTED, "a client's request authenticator reached " + self
                     + ", which is no node of group " + group.service());
         }
-        String client = Exchange.clientNamed(config, header.from());
+        String client = Exchange.requesterOf(config, group, header.from());
         if (client == null || !keys().sharesKeyWith(client)) {
-            throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, "'" + header.from() + "' is not a client of the"
+            throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, "'" + header.from() + "' is not a client (or caller replica) of the"
                     + " deployment that shares a key with " + self);
         }
         byte[] entry = header.entryFor(node).orElseThrow(() -> new SecurityRefusal(RefusalReason.MISDIRECTED,
@@ -302,9 +337,12 @@ public final class MacAuthenticator implements MessageAuthenticator {
     public Optional<String> authenticateReply(SOAPEnvelope reply, byte[] bytes, String charset, GroupConfig group)
             throws SecurityRefusal {
         try {
-            AuthenticatorHeader header = AuthenticatorHeader.read(reply);
-            return header == null ? Optional.empty() : Optional.of(verify(reply, header, group, null, null,
-                    ReceivedBytes.readAlike(bytes, charset) ? bytes : null));
+            List<AuthenticatorHeader> headers = AuthenticatorHeader.readAll(reply);
+            if (headers.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(verify(reply, addressedHere(headers), AuthenticatorHeader.macs(headers), group, null,
+                    null, ReceivedBytes.readAlike(bytes, charset) ? bytes : null));
         } catch (RuntimeException e) {
             throw malformed(e, "the reply is not a SOAP envelope: ");
         }
@@ -318,13 +356,13 @@ public final class MacAuthenticator implements MessageAuthenticator {
      * @param incoming the message's context, to leave the decoded bundle in; may be null
      * @param bytes    the message's bytes when the header covers them and they are plain UTF-8 XML, else null
      */
-    private String verify(SOAPEnvelope envelope, AuthenticatorHeader header, GroupConfig group, String expected,
-                          MessageContext incoming, byte[] bytes) throws SecurityRefusal {
-        String receiver = Exchange.isNode(group, self) ? Exchange.nodeNamed(group, self) : Exchange.clientNamed(config,
-                self);
+    private String verify(SOAPEnvelope envelope, AuthenticatorHeader header, List<byte[]> macs, GroupConfig group,
+                          String expected, MessageContext incoming, byte[] bytes) throws SecurityRefusal {
+        String receiver = Exchange.isNode(group, self) ? Exchange.nodeNamed(group, self)
+                : Exchange.requesterOf(config, group, self);
         if (receiver == null) {
             throw new SecurityRefusal(RefusalReason.UNKNOWN_PEER, self + " is neither a node of group "
-                    + group.service() + " nor a client of the deployment, and shares no MAC keys");
+                    + group.service() + " nor a client or caller replica of it, and shares no MAC keys with it");
         }
         if (!header.to().equalsIgnoreCase(self)) {
             throw new SecurityRefusal(RefusalReason.MISDIRECTED, "made for " + header.to() + ", received by " + self);
@@ -342,8 +380,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
         byte[] input;
         try {
             if (header.coversBytes()) {
-                input = MacInput.ofBytes(group.service(), from, receiver, ByteSeal.blanked(received(bytes),
-                        List.of(header.mac())));
+                input = MacInput.ofBytes(group.service(), from, receiver, ByteSeal.blanked(received(bytes), macs));
             } else {
                 bundle = bundleOf(envelope, group);
                 input = MacInput.of(group.service(), from, receiver, envelope, bundle);
@@ -357,7 +394,7 @@ public final class MacAuthenticator implements MessageAuthenticator {
         if (!keys().verify(from, input, header.mac())) {
             throw new SecurityRefusal(RefusalReason.MAC_MISMATCH, "claimed sender " + from);
         }
-        AuthenticatorHeader.find(envelope).setProcessed();
+        MacHeaderBlocks.all(envelope, AuthenticatorHeader.NAME).forEach(SOAPHeaderBlock::setProcessed);
         if (bundle != null && incoming != null) {
             incoming.setProperty(WireBundle.PROPERTY, bundle);
         }

@@ -33,6 +33,18 @@ final class MacHeaderBlocks {
         return block;
     }
 
+    /** Every {@code name} header block of {@code envelope}, in document order. */
+    static java.util.List<SOAPHeaderBlock> all(SOAPEnvelope envelope, QName name) {
+        java.util.List<SOAPHeaderBlock> out = new java.util.ArrayList<>();
+        SOAPHeader header = envelope.getHeader();
+        if (header != null) {
+            for (Iterator<OMElement> it = header.getChildrenWithName(name); it.hasNext(); ) {
+                out.add((SOAPHeaderBlock) it.next());
+            }
+        }
+        return out;
+    }
+
     /** Attribute {@code attribute} of {@code element}, which must name a party ({@code what}) within the bound. */
     static String partyName(OMElement element, QName header, String attribute, String what) throws SecurityRefusal {
         String v = element.getAttributeValue(new QName(attribute));
