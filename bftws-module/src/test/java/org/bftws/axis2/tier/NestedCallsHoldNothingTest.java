@@ -1,6 +1,7 @@
 package org.bftws.axis2.tier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * In a fault-free 3-tier run nothing waits for a timeout: every copy of a nested request (one per relay replica, all
  * arriving at once) and every client request is answered when its group executes it, so no node's hold timeout
- * ever fires. Four real Axis2 relay replicas call four backend replicas over HTTP, at one client and at four.
+ * ever fires. Four real Axis2 relay replicas call four backend replicas over HTTP, at one client and at four; in the
+ * {@code mac} profile the nested calls are MACed like a client's requests.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -92,6 +94,63 @@ class NestedCallsHoldNothingTest {
             threads.shutdownNow();
         }
         assertNothingHeldUntilItsTimeout();
+    }
+
+    /** Records, for each message of the in-flow it sees after the Security phase, its body's name and header names. */
+    static final class Headers extends org.apache.axis2.handlers.AbstractHandler {
+        final List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public InvocationResponse invoke(org.apache.axis2.context.MessageContext mc) {
+            org.apache.axiom.soap.SOAPEnvelope e = mc.getEnvelope();
+            OMElement body = e.getBody() == null ? null : e.getBody().getFirstElement();
+            StringBuilder line = new StringBuilder(body == null ? "-" : body.getLocalName());
+            if (e.getHeader() != null) {
+                for (java.util.Iterator<OMElement> it = e.getHeader().getChildElements(); it.hasNext(); ) {
+                    line.append(' ').append(it.next().getLocalName());
+                }
+            }
+            seen.add(line.toString());
+            return InvocationResponse.CONTINUE;
+        }
+
+        /** What was seen of messages whose body is {@code body}. */
+        List<String> of(String body) {
+            synchronized (seen) {
+                return seen.stream().filter(l -> l.startsWith(body + " ")).toList();
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void inTheMacProfileNestedRequestsAndTheirRepliesCarryHmacsAndNoSignature() throws Exception {
+        Headers backend = new Headers();
+        Headers relay = new Headers();
+        afterSecurity(groups.nodes.get(4), backend);
+        afterSecurity(groups.nodes.get(0), relay);
+        call(groups.client(), "maced");
+        List<String> requests = backend.of("echo");
+        assertTrue(!requests.isEmpty(), "backend0 received nested echo requests");
+        for (String r : requests) {
+            assertTrue(r.contains(" RequestAuthenticator") && !r.contains(" Security"),
+                    "a relay replica's copy is MACed for the backend's nodes, not WS-Security signed: " + r);
+        }
+        List<String> replies = relay.of("echoResponse");
+        assertTrue(!replies.isEmpty(), "relay0 received the backend's replies");
+        for (String r : replies) {
+            assertEquals(4, r.split(" Authenticator", -1).length - 1,
+                    "one reply carries an authenticator for each of the four relay replicas: " + r);
+            assertTrue(!r.contains(" Security"), "and no signature: " + r);
+        }
+    }
+
+    private static void afterSecurity(org.apache.axis2.context.ConfigurationContext node, Headers handler) {
+        for (org.apache.axis2.engine.Phase phase : node.getAxisConfiguration().getInFlowPhases()) {
+            if ("Security".equals(phase.getPhaseName())) {
+                phase.addHandler(handler);
+            }
+        }
     }
 
     private static void call(ServiceClient client, String item) throws Exception {
