@@ -69,8 +69,9 @@ final class TestbedCommand implements Callable<Integer> {
     @Option(names = "--unreplicated", description = "one node, WS-RM only: the baseline without replication")
     boolean unreplicated;
 
-    @Option(names = "--crash", paramLabel = "primary|backup",
-            description = "kill that replica halfway through the measured requests")
+    @Option(names = "--crash", paramLabel = "primary|backup|echo-primary|echo-backup",
+            description = "kill that replica halfway through the measured requests (with --tiers 3: primary and backup"
+                    + " of the relay group, echo-primary and echo-backup of the echo group behind it)")
     String crash;
 
     @Option(names = "--tiers", paramLabel = "2|3", defaultValue = "2",
@@ -191,7 +192,12 @@ final class TestbedCommand implements Callable<Integer> {
         Cli.range(spec, "--size", size, 0, 100_000);
         SecurityProfile profile = SecurityProfile.valueOf(
                 Cli.choice(spec, "--security", security, "mac", "wssec", "none").toUpperCase(Locale.ROOT));
-        String crashed = crash == null ? null : Cli.choice(spec, "--crash", crash, "primary", "backup");
+        String crashed = crash == null ? null
+                : Cli.choice(spec, "--crash", crash, "primary", "backup", "echo-primary", "echo-backup");
+        if (crashed != null && crashed.startsWith("echo-") && tierCount != 3) {
+            throw Cli.refuse(spec, "--crash " + crashed + " kills a replica of the echo group behind the relays: it needs"
+                    + " --tiers 3");
+        }
         ReplicaChannelKind kind = ReplicaChannelKind.valueOf(
                 Cli.choice(spec, "--channel", channel, "binary", "soap").toUpperCase(Locale.ROOT));
         if (tentative && (configuration == Configuration.III || unreplicated || tierCount == 3)) {

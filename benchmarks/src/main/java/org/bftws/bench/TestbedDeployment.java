@@ -355,9 +355,14 @@ final class TestbedDeployment {
      * machine) makes replica0 a backup, and a crash of "the primary" that kills replica0 then kills a backup.
      */
     Node crashTarget(String which, int view) {
-        long n = nodes.stream().filter(x -> x.role().orders()).count();
-        int id = (int) ((view + ("primary".equals(which) ? 0 : 3)) % n);
-        return nodes.stream().filter(x -> x.role().orders() && x.id() == id).findFirst()
+        // in a 3-tier run "primary" and "backup" are the relay group's, "echo-primary" and "echo-backup" the echo
+        // group's behind it
+        boolean echo = which.startsWith("echo-");
+        boolean tiers = nodes.stream().anyMatch(x -> x.name().startsWith("relay"));
+        List<Node> group = nodes.stream().filter(x -> x.role().orders()
+                && (!tiers || x.name().startsWith("relay") != echo)).toList();
+        int id = (int) ((view + (which.endsWith("primary") ? 0 : 3)) % group.size());
+        return group.stream().filter(x -> x.id() == id).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no agreement node " + id));
     }
 }

@@ -19,7 +19,8 @@ import org.bftws.server.Cli;
  * @param size          XML elements per echo request
  * @param unreplicated  one node, WS-RM only: the baseline "without replication"
  * @param keep          keep the run directory (it is kept anyway when something failed)
- * @param crash         kill a replica halfway through the measured requests: "primary", "backup" or null
+ * @param crash         kill a replica halfway through the measured requests: "primary", "backup" (with 3 tiers the relay
+ *                      group's), "echo-primary", "echo-backup" (the echo group behind the relays) or null
  * @param home          the state directory: run directories and the testbed's keys live under home/testbed
  * @param protocol      a {@code <protocol .../>} element for replicas.xml (from {@code --protocol name=value,..}),
  *                      or null for the defaults

@@ -150,6 +150,17 @@ class TestbedDeploymentTest {
     }
 
     @Test
+    void inAThreeTierRunCrashNamesARelayReplicaAndEchoCrashAReplicaOfTheEchoGroupBehindThem() throws Exception {
+        TestbedDeployment d = TestbedDeployment.write(TestbedOptions.parse("--tiers", "3"), dir,
+                new TestbedKeys(dir.resolve("keys")));
+        assertEquals("relay0", d.crashTarget("primary", 0).name());
+        assertEquals("relay3", d.crashTarget("backup", 0).name());
+        assertEquals("replica0", d.crashTarget("echo-primary", 0).name());
+        assertEquals("replica3", d.crashTarget("echo-backup", 0).name());
+        assertEquals("replica1", d.crashTarget("echo-primary", 1).name());
+    }
+
+    @Test
     void theHostileClientIsASecondClientPartyWhoseCopyOfReplicasXmlCarriesItsOwnPacing() throws Exception {
         TestbedOptions options = TestbedOptions.parse("--hostile", "invalid");
         TestbedDeployment d = TestbedDeployment.write(options, dir, new TestbedKeys(dir.resolve("keys")));

@@ -43,7 +43,9 @@ class TestbedOptionsTest {
         assertEquals("--clients must be between 1 and 256, not 0", refusal("--clients", "0"));
         assertEquals("--security must be one of mac, wssec, none, not 'rsa'", refusal("--security", "rsa"));
         assertEquals("--security must be one of mac, wssec, none, not 'rsa'", refusal("--security", "RSA"));
-        assertEquals("--crash must be one of primary, backup, not 'all'", refusal("--crash", "all"));
+        assertEquals("--crash must be one of primary, backup, echo-primary, echo-backup, not 'all'",
+                refusal("--crash", "all"));
+        assertTrue(refusal("--crash", "echo-primary").contains("needs --tiers 3"), refusal("--crash", "echo-primary"));
         assertEquals(Configuration.II, TestbedOptions.parse("--config", "ii").configuration());
         assertTrue(refusal("--requests").contains("'--requests'"), refusal("--requests"));
         assertTrue(refusal("--replicas", "7").contains("'--replicas'"), refusal("--replicas", "7"));
