@@ -54,12 +54,6 @@ record AuthenticatorHeader(String from, String to, byte[] mac, boolean coversByt
         return all.stream().map(AuthenticatorHeader::mac).toList();
     }
 
-    /** The message's authenticator, null when it has none; SecurityRefusal MALFORMED when it is not well formed. */
-    static AuthenticatorHeader read(SOAPEnvelope envelope) throws SecurityRefusal {
-        SOAPHeaderBlock block = find(envelope);
-        return block == null ? null : read(block);
-    }
-
     private static AuthenticatorHeader read(SOAPHeaderBlock block) throws SecurityRefusal {
         String from = name(block, "from");
         String to = name(block, "to");
@@ -77,11 +71,6 @@ record AuthenticatorHeader(String from, String to, byte[] mac, boolean coversByt
             throw malformed("its MAC must be " + MAC_BYTES + " bytes of HMAC-SHA256");
         }
         return new AuthenticatorHeader(from, to, mac, coversBytes(block));
-    }
-
-    /** The header block itself, null when absent; marks it processed (this profile understands it). */
-    static SOAPHeaderBlock find(SOAPEnvelope envelope) throws SecurityRefusal {
-        return MacHeaderBlocks.single(envelope, NAME);
     }
 
     private static String name(OMElement element, String attribute) throws SecurityRefusal {
