@@ -149,20 +149,31 @@ class ReplicaMainTest {
                 err.toString(StandardCharsets.UTF_8)};
     }
 
-    @Test
-    void aServiceArchiveThatFailsToDeployKeepsTheNodeFromReportingReadyAndSaysWhyOnOneLine() throws Exception {
-        archive("EchoService.aar", """
-                <service name="EchoService" scope="application">
+    /** A services.xml of one service {@code name} whose in-out operations {@code receiver} serves. */
+    private static String services(String name, String receiver) {
+        return """
+                <service name="%s" scope="application">
                   <parameter name="ServiceClass">java.lang.Object</parameter>
                   <messageReceivers>
-                    <messageReceiver mep="http://www.w3.org/ns/wsdl/in-out" class="org.example.NoSuchReceiver"/>
+                    <messageReceiver mep="http://www.w3.org/ns/wsdl/in-out" class="%s"/>
                   </messageReceivers>
                   <operation name="echo"/>
                 </service>
-                """);
+                """.formatted(name, receiver);
+    }
+
+    /** Runs the node on the archives made so far; it must exit with status 1 without saying ready. */
+    private String[] notReady() throws Exception {
         String[] run = runWithArchives();
         assertEquals("1", run[0], run[2]);
         assertTrue(!run[1].contains("ready"), run[1]);
+        return run;
+    }
+
+    @Test
+    void aServiceArchiveThatFailsToDeployKeepsTheNodeFromReportingReadyAndSaysWhyOnOneLine() throws Exception {
+        archive("EchoService.aar", services("EchoService", "org.example.NoSuchReceiver"));
+        String[] run = notReady();
         List<String> lines = run[2].lines().filter(l -> l.startsWith("replica: solo failed to start")).toList();
         assertEquals(1, lines.size(), run[2]);
         assertTrue(lines.get(0).contains("service archive EchoService.aar did not deploy")
@@ -171,19 +182,8 @@ class ReplicaMainTest {
 
     @Test
     void aNodeWhoseArchivesLackItsGroupsServiceIsNotReadyAndNamesTheService() throws Exception {
-        archive("Other.aar", """
-                <service name="OtherService" scope="application">
-                  <parameter name="ServiceClass">java.lang.Object</parameter>
-                  <messageReceivers>
-                    <messageReceiver mep="http://www.w3.org/ns/wsdl/in-out"
-                                     class="org.apache.axis2.receivers.RawXMLINOutMessageReceiver"/>
-                  </messageReceivers>
-                  <operation name="echo"/>
-                </service>
-                """);
-        String[] run = runWithArchives();
-        assertEquals("1", run[0], run[2]);
-        assertTrue(!run[1].contains("ready"), run[1]);
+        archive("Other.aar", services("OtherService", "org.apache.axis2.receivers.RawXMLINOutMessageReceiver"));
+        String[] run = notReady();
         assertTrue(run[2].contains("replica: solo failed to start: the replicated service EchoService is not deployed"),
                 run[2]);
     }

@@ -3,7 +3,6 @@ package org.bftws.axis2.tier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * In a fault-free 3-tier run nothing waits for a timeout: every copy of a nested request (one per relay replica, all
@@ -38,12 +38,10 @@ class NestedCallsHoldNothingTest {
     /** Longer than the groups' hold timeout (clientTimeout, 3 s): a copy left waiting is counted by then. */
     private static final long HOLD_TIMEOUT_AND_A_SWEEP_MILLIS = 3_500;
 
-    private Path dir;
     private TwoGroups groups;
 
     @BeforeAll
-    void start() throws Exception {
-        dir = Files.createTempDirectory("nested-holds");
+    void start(@TempDir Path dir) throws Exception {
         groups = new TwoGroups(dir, -1, null);
     }
 
@@ -51,9 +49,6 @@ class NestedCallsHoldNothingTest {
     void stop() throws Exception {
         if (groups != null) {
             groups.close();
-        }
-        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 
