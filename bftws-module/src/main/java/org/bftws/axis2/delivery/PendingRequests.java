@@ -25,6 +25,16 @@ public final class PendingRequests {
         }
     }
 
+    /**
+     * {@code r}, unless a request is kept under its key already: then that one, which {@code r} must not replace (a
+     * copy that found nothing pending a moment ago may race the acceptance of the request it copies, whose waiting
+     * exchanges would be lost with it).
+     */
+    public PendingRequest addIfAbsent(PendingRequest r) {
+        PendingRequest earlier = byKey.putIfAbsent(r.key(), r);
+        return earlier != null ? earlier : r;
+    }
+
     public Optional<PendingRequest> find(String sequenceId, long messageNumber) {
         return Optional.ofNullable(byKey.get(PendingRequest.key(sequenceId, messageNumber)));
     }

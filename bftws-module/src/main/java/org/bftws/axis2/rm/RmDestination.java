@@ -166,11 +166,7 @@ public final class RmDestination {
         if (!step.answersForgottenReplies() || x == null) {
             return false;
         }
-        PendingRequest r = pending.find(seq.id(), n).orElseGet(() -> {
-            PendingRequest fresh = new PendingRequest(seq.id(), n, mc);
-            pending.add(fresh);
-            return fresh;
-        });
+        PendingRequest r = pending.addIfAbsent(new PendingRequest(seq.id(), n, mc));
         if (!r.addExchange(x)) {
             return false;
         }
