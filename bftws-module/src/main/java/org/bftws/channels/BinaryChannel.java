@@ -72,6 +72,13 @@ public final class BinaryChannel implements ReplicaChannel {
     public BinaryChannel(int self, Membership membership, Map<Integer, InetSocketAddress> addresses, String group,
                          ChannelKeys keys, BinaryCodec codec, MessageSigner signer, SignatureCache cache,
                          ChannelInbound inbound) {
+        this(self, membership, addresses, group, keys, null, codec, signer, cache, inbound);
+    }
+
+    /** As above, over TLS when {@code tls} is not null (replicas.xml's {@code <tls>}). */
+    public BinaryChannel(int self, Membership membership, Map<Integer, InetSocketAddress> addresses, String group,
+                         ChannelKeys keys, org.bftws.channels.tcp.ChannelTls tls, BinaryCodec codec,
+                         MessageSigner signer, SignatureCache cache, ChannelInbound inbound) {
         this.membership = membership;
         this.codec = codec;
         this.signer = signer;
@@ -80,7 +87,7 @@ public final class BinaryChannel implements ReplicaChannel {
         // the largest frame a correct node sends: the decoded-bytes budget of a bundle and room for its structure
         this.maxFrameBytes = (int) Math.min(Integer.MAX_VALUE - 64L, codec.limits().maxBundleBytes() + (1 << 20));
         this.transport = new FrameTransport(self, addresses, addresses.get(self),
-                group.getBytes(StandardCharsets.UTF_8), keys, this::received,
+                group.getBytes(StandardCharsets.UTF_8), keys, tls, this::received,
                 TransportSettings.defaults(maxFrameBytes, addresses.size() - 1));
         addresses.keySet().forEach(id -> {
             if (id != self) {

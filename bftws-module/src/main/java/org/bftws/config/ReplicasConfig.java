@@ -6,10 +6,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Everything conf/replicas.xml says: the replicated groups, the clients allowed to call them and where the keys
- * are ({@code keys} is null when the file has no {@code <keys>}, which only a deployment without security may do).
+ * Everything conf/replicas.xml says: the replicated groups, the clients allowed to call them, where the keys
+ * are ({@code keys} is null when the file has no {@code <keys>}, which only a deployment without security may do) and
+ * how its links use TLS ({@code tls} is null when the file has no {@code <tls>}: every link is plain).
  */
-public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> clients, KeysConfig keys) {
+public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> clients, KeysConfig keys, TlsConfig tls) {
 
     public ReplicasConfig {
         groups = List.copyOf(groups);
@@ -17,7 +18,12 @@ public record ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> client
     }
 
     public ReplicasConfig(List<GroupConfig> groups, List<ClientConfig> clients) {
-        this(groups, clients, null);
+        this(groups, clients, null, null);
+    }
+
+    /** Whether the deployment's links run TLS ({@code <tls>}). */
+    public boolean tlsOn() {
+        return tls != null;
     }
 
     /** The group whose group endpoint is {@code endpoint}, if any: the test MulticastSender uses to take a message. */

@@ -33,6 +33,7 @@ public final class ReplicasConfigReader {
         ConfigProblems problems = new ConfigProblems(file.getFileName().toString());
         Path base = file.toAbsolutePath().normalize().getParent();
         DeploymentKeys keys = DeploymentKeys.read(root.child("keys").orElse(null), base, problems);
+        TlsConfig tls = TlsConfig.read(root.child("tls").orElse(null), base, keys.truststore() != null, problems);
         IdentityHashMap<NodeConfig, XmlElement> nodeOrigins = new IdentityHashMap<>();
         GroupReader groupReader = new GroupReader(base, keys, problems, nodeOrigins);
         List<GroupConfig> groups = new ArrayList<>();
@@ -69,7 +70,7 @@ public final class ReplicasConfigReader {
             checkKeyFiles(keys, groups, nodeOrigins, clients, clientOrigins, keyFiles, problems);
         }
         problems.throwIfAny();
-        return new ReplicasConfig(groups, clients, keys.toConfig());
+        return new ReplicasConfig(groups, clients, keys.toConfig(), tls);
     }
 
     private static void checkUniqueness(List<GroupConfig> groups, Map<GroupConfig, XmlElement> groupOrigins,

@@ -173,6 +173,40 @@ public final class DeploymentCa {
         return java.util.Optional.empty();
     }
 
+    /**
+     * What is wrong with {@code cert} as a party's certificate (what a node or client presents in TLS) under CA
+     * {@code ca} at {@code now}, in one line naming the party; empty when nothing is. It must carry the CA's signature,
+     * be a party certificate (not a proof key's), and be valid at {@code now}.
+     */
+    public static java.util.Optional<String> partyCertificateProblem(X509Certificate ca, X509Certificate cert,
+                                                                     java.time.Instant now) {
+        String who = cert.getSubjectX500Principal().getName();
+        if (!issuedBy(ca, cert)) {
+            boolean sameName = cert.getIssuerX500Principal().equals(ca.getSubjectX500Principal());
+            return java.util.Optional.of("the certificate of " + who + " is not issued by this deployment's CA"
+                    + (sameName ? " (it is signed by another CA of the same name: another deployment's keygen)"
+                    : " (its issuer is " + cert.getIssuerX500Principal().getName() + ")"));
+        }
+        X500Name subject = X500Name.getInstance(cert.getSubjectX500Principal().getEncoded());
+        if (value(subject, BCStyle.OU) != null || value(subject, BCStyle.CN) == null) {
+            return java.util.Optional.of("the certificate of " + who + " is not a party certificate (a proof key's "
+                    + "certificate, or no single common name)");
+        }
+        if (now.isAfter(cert.getNotAfter().toInstant())) {
+            return java.util.Optional.of("the certificate of " + who + " expired on " + cert.getNotAfter().toInstant());
+        }
+        if (now.isBefore(cert.getNotBefore().toInstant())) {
+            return java.util.Optional.of("the certificate of " + who + " is not valid before "
+                    + cert.getNotBefore().toInstant());
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** The party a certificate names: its common name (a node's or client's name in replicas.xml). */
+    public static String partyName(X509Certificate cert) {
+        return value(X500Name.getInstance(cert.getSubjectX500Principal().getEncoded()), BCStyle.CN);
+    }
+
     private static String value(X500Name name, org.bouncycastle.asn1.ASN1ObjectIdentifier type) {
         org.bouncycastle.asn1.x500.RDN[] rdns = name.getRDNs(type);
         return rdns.length == 1 && !rdns[0].isMultiValued()

@@ -29,12 +29,13 @@ public final class DeploymentTrust {
     private final KeyStore wsSecurity;
     private final Map<String, X509Certificate> byName = new HashMap<>();
     private final Map<String, Ed25519PublicKeyParameters> proofKeys = new HashMap<>();
+    private final X509Certificate ca;
 
     /** IllegalStateException when a proof key certificate in {@code store} fails its check. */
     public DeploymentTrust(KeyStore store) {
         this.wsSecurity = Pkcs12.empty(); // in memory only: never written, so no key derivation is paid for it
         try {
-            X509Certificate ca = store.getCertificate(DeploymentCa.ALIAS) instanceof X509Certificate x ? x : null;
+            ca = store.getCertificate(DeploymentCa.ALIAS) instanceof X509Certificate x ? x : null;
             for (String alias : Collections.list(store.aliases())) {
                 Certificate c = store.getCertificate(alias);
                 if (!(c instanceof X509Certificate x)) {
@@ -75,6 +76,11 @@ public final class DeploymentTrust {
     /** How many times this process read a truststore file. */
     static int fileReads() {
         return LOADED.reads();
+    }
+
+    /** The deployment CA's certificate, if the truststore holds it: what every party's certificate is issued by. */
+    public Optional<X509Certificate> ca() {
+        return Optional.ofNullable(ca);
     }
 
     /** The certificate registered for party {@code name} (its WS-Security certificate), if the deployment knows it. */

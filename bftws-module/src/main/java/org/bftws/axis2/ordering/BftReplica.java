@@ -123,7 +123,7 @@ public final class BftReplica {
         this.replies = new ReplyRouter(pending, envelopes, endedSequences);
         this.channels = decorated(context, group.node(name), group.replicaChannel() == ReplicaChannelKind.SOAP
                 ? soapChannel(context, membership, signer, source)
-                : binaryChannel(membership, keys, signer));
+                : binaryChannel(context, membership, keys, signer));
         Journal journal = group.dataDirectory() == null ? null : Journal.open(group.dataDirectory().resolve(name));
         this.presigner = signer == null ? null : new ReproposalPresigner(signer, signatures, membership);
         if (journal != null) {
@@ -180,7 +180,8 @@ public final class BftReplica {
     }
 
     /** The binary channel: every node's channel address, and the pair keys (none with profile none). */
-    private ReplicaChannel binaryChannel(Membership membership, PartyKeystore keys, MessageSigner signer)
+    private ReplicaChannel binaryChannel(ConfigurationContext context, Membership membership, PartyKeystore keys,
+                                         MessageSigner signer)
             throws AxisFault {
         Map<Integer, java.net.InetSocketAddress> addresses = new TreeMap<>();
         Map<Integer, javax.crypto.SecretKey> pairKeys = new TreeMap<>();
@@ -196,9 +197,17 @@ public final class BftReplica {
                         + n.name() + " entry), which the binary replica channel needs: run ./bftws keygen")));
             }
         }
+        java.util.Map<Integer, String> names = new TreeMap<>();
+        for (int id = 0; id < directory.size(); id++) {
+            names.put(id, directory.name(id));
+        }
+        org.bftws.channels.tcp.ChannelTls tls = keys == null ? null
+                : org.bftws.axis2.security.SecurityRuntime.of(context).tls()
+                        .map(t -> (org.bftws.channels.tcp.ChannelTls) new org.bftws.tls.ReplicaChannelTls(t, names))
+                        .orElse(null);
         return new BinaryChannel(self, membership, addresses, group.service(),
-                keys == null ? ChannelKeys.none() : ChannelKeys.of(pairKeys), new BinaryCodec(codec.limits(), codec.identity()), signer,
-                signatures, this::receive);
+                keys == null ? ChannelKeys.none() : ChannelKeys.of(pairKeys), tls,
+                new BinaryCodec(codec.limits(), codec.identity()), signer, signatures, this::receive);
     }
 
     /**

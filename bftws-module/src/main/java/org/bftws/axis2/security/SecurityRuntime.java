@@ -219,6 +219,26 @@ public final class SecurityRuntime {
 
     public ReplicasConfig config() { return config; }
 
+    private org.bftws.tls.DeploymentTls tls;
+
+    /**
+     * This party's TLS (replicas.xml's {@code <tls>}), built on first use from its keystore and the deployment CA;
+     * empty when the deployment runs no TLS or this party has no keys.
+     */
+    public synchronized Optional<org.bftws.tls.DeploymentTls> tls() {
+        if (tls == null && config.tlsOn() && self != null && config.keys() != null) {
+            char[] password = config.keys().storePassword().toCharArray();
+            java.nio.file.Path store = config.keystoreOf(self).orElseThrow(() -> new IllegalStateException(
+                    "replicas.xml names no keystore for " + self + ", which TLS needs"));
+            org.bftws.security.PartyKeystore keys = org.bftws.security.PartyKeystore.load(store, self, password);
+            java.security.cert.X509Certificate ca = org.bftws.security.DeploymentTrust.load(config.keys().truststore(),
+                    password).ca().orElseThrow(() -> new IllegalStateException("the truststore "
+                    + config.keys().truststore() + " holds no CA certificate, which TLS needs: run ./bftws keygen"));
+            tls = org.bftws.tls.DeploymentTls.of(config.tls(), keys, ca);
+        }
+        return Optional.ofNullable(tls);
+    }
+
     /**
      * The group whose rules apply to an outgoing message: the group it is addressed to (group endpoint or one of its
      * nodes), else, for a node, its own group (replies and messages to anonymous addresses).

@@ -30,6 +30,7 @@ public final class FrameTransport {
     private final TransportSettings settings;
     private final FrameReceiver receiver;
     private final ChannelKeys keys;
+    private final ChannelTls tls;
     private final byte[] context;
     private final long incarnation = Handshake.newIncarnation();
     private final Map<Integer, PeerLink> links = new TreeMap<>();
@@ -50,7 +51,14 @@ public final class FrameTransport {
      */
     public FrameTransport(int self, Map<Integer, InetSocketAddress> peers, InetSocketAddress listen, byte[] context,
                           ChannelKeys keys, FrameReceiver receiver, TransportSettings settings) {
+        this(self, peers, listen, context, keys, null, receiver, settings);
+    }
+
+    /** As above, every connection over TLS when {@code tls} is not null (replicas.xml's {@code <tls>}). */
+    public FrameTransport(int self, Map<Integer, InetSocketAddress> peers, InetSocketAddress listen, byte[] context,
+                          ChannelKeys keys, ChannelTls tls, FrameReceiver receiver, TransportSettings settings) {
         this.self = self;
+        this.tls = tls;
         this.listen = listen;
         this.settings = settings;
         this.receiver = receiver;
@@ -84,6 +92,11 @@ public final class FrameTransport {
             }
 
             @Override
+            public boolean tls() {
+                return tls != null;
+            }
+
+            @Override
             public boolean dialsHere(int id) {
                 return id < self && links.containsKey(id);
             }
@@ -107,7 +120,9 @@ public final class FrameTransport {
         acceptor.start();
         links.values().forEach(PeerLink::start);
         LOG.info("binary channel of node {} listens on {} ({})", self, server.getLocalSocketAddress(),
-                keys.authenticated() ? "frames MACed with the pair keys" : "no keys: frames are not authenticated");
+                tls != null ? "TLS, both ends presenting their deployment certificate"
+                : keys.authenticated() ? "plain TCP, not encrypted: frames MACed with the pair keys"
+                : "plain TCP, not encrypted; no keys: frames are not authenticated");
     }
 
     /** Closes the listening socket and every connection; a node may bind the same address again at once. */
@@ -205,24 +220,60 @@ public final class FrameTransport {
         }
     }
 
-    private void handshake(Socket socket) {
+    private void handshake(Socket plain) {
         if (!running) {
-            close(socket);
+            close(plain);
             return;
         }
+        Socket socket = plain;
         try {
             FramedConnection.Streams streams = configure(socket);
+            if (tls != null) {
+                socket = tls.secure(plain, false);
+                streams = FramedConnection.Streams.of(socket);
+            }
             Handshake.Session session = Handshake.accept(streams.in(), streams.out(), local);
+            checkPeer(socket, session.peer());
             socket.setSoTimeout((int) settings.idleTimeout().toMillis());
             links.get(session.peer()).install(streams.framed(session, settings.maxFrameBytes()), session);
         } catch (ChannelRefusal r) {
-            counters.refused("from " + socket.getRemoteSocketAddress(), r);
+            counters.refused("from " + plain.getRemoteSocketAddress(), r);
+            close(socket);
+        } catch (javax.net.ssl.SSLException e) {
+            counters.refused("from " + plain.getRemoteSocketAddress(), tlsFailed(e));
             close(socket);
         } catch (IOException e) {
             LOG.debug("binary channel of node {}: handshake with {} failed: {}", self, socket.getRemoteSocketAddress(),
                     e.toString());
             close(socket);
         }
+    }
+
+    /** Refuses the connection when TLS is on and its peer's certificate is not node {@code peer}'s. */
+    void checkPeer(Socket socket, int peer) throws ChannelRefusal {
+        if (tls != null) {
+            String why = tls.notNode((javax.net.ssl.SSLSocket) socket, peer);
+            if (why != null) {
+                throw new ChannelRefusal(Refusal.WRONG_CERTIFICATE, why);
+            }
+        }
+    }
+
+    /** {@code plain}, connected, as the channel speaks on it: over TLS when {@code <tls>} is on. */
+    Socket secured(Socket plain, boolean dialling) throws java.io.IOException {
+        return tls == null ? plain : tls.secure(plain, dialling);
+    }
+
+    /** A failed TLS handshake as a refusal: the reason in one line (the certificate's problem, or what was sent). */
+    static ChannelRefusal tlsFailed(javax.net.ssl.SSLException e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        // a refused certificate's own reason (the trust manager's one line), else what TLS said
+        String why = root != e && root instanceof java.security.cert.CertificateException && root.getMessage() != null
+                ? root.getMessage() : e.getMessage();
+        return new ChannelRefusal(Refusal.TLS_FAILED, why);
     }
 
     private static void close(Socket s) {

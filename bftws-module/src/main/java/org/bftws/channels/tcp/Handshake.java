@@ -52,6 +52,11 @@ final class Handshake {
 
         /** The last frame delivered from {@code peer}'s stream if it is still incarnation {@code incarnation}, else 0. */
         long deliveredFrom(int peer, long incarnation);
+
+        /** Whether the connection runs over TLS: then frames carry no HMAC of their own (TLS protects each record). */
+        default boolean tls() {
+            return false;
+        }
     }
 
     /**
@@ -223,6 +228,6 @@ final class Handshake {
     }
 
     private static FrameMac frameMac(SecretKey key, String label, Local local, byte[][] transcript) {
-        return key == null ? FrameMac.none() : FrameMac.keyed(proof(key, label, local, transcript));
+        return key == null || local.tls() ? FrameMac.none() : FrameMac.keyed(proof(key, label, local, transcript));
     }
 }

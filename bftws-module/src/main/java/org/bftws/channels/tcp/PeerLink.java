@@ -249,11 +249,19 @@ final class PeerLink {
                     ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
             socket.connect(target, (int) transport.settings().connectTimeout().toMillis());
             FramedConnection.Streams streams = transport.configure(socket);
+            Socket secured = transport.secured(socket, true);
+            if (secured != socket) {
+                socket = secured;
+                transport.checkPeer(socket, peer); // before anything is said to it
+                streams = FramedConnection.Streams.of(socket);
+            }
             Handshake.Session session = Handshake.dial(streams.in(), streams.out(), peer, transport.local());
             socket.setSoTimeout((int) transport.settings().idleTimeout().toMillis());
             return install(streams.framed(session, transport.settings().maxFrameBytes()), session);
         } catch (ChannelRefusal r) {
             transport.counters().refused("to node " + peer + " at " + address, r);
+        } catch (javax.net.ssl.SSLException e) {
+            transport.counters().refused("to node " + peer + " at " + address, FrameTransport.tlsFailed(e));
         } catch (IOException e) {
             transport.counters().dialFailures.incrementAndGet();
             LOG.debug("binary channel: cannot reach node {} at {}: {}", peer, address, e.toString());

@@ -24,6 +24,10 @@ public enum Refusal {
     OUT_OF_ORDER("frame out of order"),
     /** An acknowledgement of frames this node never sent. */
     BAD_ACK("acknowledgement of unsent frames"),
+    /** The TLS handshake failed: a certificate refused (another CA, expired, revoked) or no TLS spoken at all. */
+    TLS_FAILED("TLS handshake failed"),
+    /** The other end's certificate names another party than the node at that id in replicas.xml. */
+    WRONG_CERTIFICATE("certificate of another party"),
     /** More connections in their handshake at once than a group has peers: the extra ones are closed at once. */
     TOO_MANY_HANDSHAKES("too many handshakes at once");
 
