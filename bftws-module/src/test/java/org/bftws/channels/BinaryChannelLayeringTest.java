@@ -17,7 +17,7 @@ class BinaryChannelLayeringTest {
     @Test
     void theTransportDependsOnTheJdkAndLoggingOnly() {
         classes().that().resideInAPackage("org.bftws.channels.tcp").should().onlyDependOnClassesThat()
-                .resideInAnyPackage("org.bftws.channels.tcp", "java..", "javax.crypto..", "org.slf4j..")
+                .resideInAnyPackage("org.bftws.channels.tcp", "java..", "javax.crypto..", "javax.net.ssl..", "org.slf4j..")
                 .check(classes);
     }
 
