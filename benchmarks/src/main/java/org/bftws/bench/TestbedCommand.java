@@ -96,6 +96,12 @@ final class TestbedCommand implements Callable<Integer> {
                     + "and state checks (docs/configuration.md, <agreementGroup>)")
     String services;
 
+    @Option(names = "--tls", paramLabel = "on|off", defaultValue = "on",
+            description = "on (default): replicas.xml has <tls/>, so the replicas' links run TLS 1.3 with both ends "
+                    + "presenting their certificate; off: plain TCP and HTTP, readable by anybody on the path (the "
+                    + "paper's setup, and the baseline for what TLS costs)")
+    String tls;
+
     @Option(names = "--container", paramLabel = "simple|jetty", defaultValue = "simple",
             description = "the HTTP server of each replica: simple (default), Axis2's SimpleHTTPServer; jetty, Axis2's "
                     + "AxisServlet in an embedded Jetty 9.4 servlet container (docs/deployment.md)")
@@ -265,7 +271,7 @@ final class TestbedCommand implements Callable<Integer> {
         return new TestbedOptions(configuration, clients, measured, Math.max(warmup, clients), profile, size,
                 unreplicated, keep, crashed, home != null ? home : Cli.home(), protocolElement, tierCount, kind,
                 sample, Cli.choice(spec, "--container", container, "simple", "jetty"), serviceCount, lie, readOnly,
-                tentative, attack);
+                tentative, attack, Cli.choice(spec, "--tls", tls, "on", "off").equals("on"));
     }
 
     /** The --hostile options, checked. */

@@ -80,7 +80,8 @@ final class TestbedDeployment {
             List<Integer> ports = freePorts(28);
             List<Node> nodes = sharedLayout(ports.subList(0, 14), ports.subList(14, 28));
             Path file = runDir.resolve("replicas.xml");
-            Files.writeString(file, sharedXml(nodes, options.security(), keys, options.protocol(), options.channel()));
+            Files.writeString(file, sharedXml(nodes, options.security(), keys, options.protocol(), options.channel(),
+                    options.tls()));
             return new TestbedDeployment(file, nodes, GROUP_ENDPOINT);
         }
         if (options.tiers() == 3) {
@@ -89,7 +90,7 @@ final class TestbedDeployment {
             List<Node> relays = relayLayout(ports.subList(4, 8), ports.subList(12, 16));
             Path file = runDir.resolve("replicas.xml");
             Files.writeString(file, threeTierXml(backend, relays, options.security(), keys, options.protocol(),
-                    options.channel()));
+                    options.channel(), options.tls()));
             List<Node> all = new ArrayList<>(relays);
             all.addAll(backend);
             return new TestbedDeployment(file, all, RELAY_ENDPOINT);
@@ -105,7 +106,8 @@ final class TestbedDeployment {
         // <operation> elements follow <protocol> in a group, so they take its place in the text when there is none
         String protocolAndOperations = !options.readOnly() ? options.protocol()
                 : (options.protocol() == null ? "" : options.protocol() + "\n    ") + READ_ONLY_ECHO;
-        Files.writeString(file, header(keys) + group(kv ? KV_SERVICE : SERVICE, kv ? KV_ENDPOINT : GROUP_ENDPOINT,
+        Files.writeString(file, header(keys, options.tls()) + group(kv ? KV_SERVICE : SERVICE,
+                kv ? KV_ENDPOINT : GROUP_ENDPOINT,
                 nodes, f, configuration, options.security(), protocolAndOperations, null, "", options.channel(),
                 options.byzantine())
                 + footer());
@@ -168,7 +170,7 @@ final class TestbedDeployment {
         List<Integer> ports = freePorts(8);
         List<Node> nodes = layout(Configuration.I, ports.subList(0, 4), ports.subList(4, 8));
         Path file = runDir.resolve("replicas.xml");
-        Files.writeString(file, header(keys) + group(service, endpoint, nodes, 1, Configuration.I, security, protocol,
+        Files.writeString(file, header(keys, false) + group(service, endpoint, nodes, 1, Configuration.I, security, protocol,
                 dataDirectory, "", ReplicaChannelKind.BINARY, byzantine) + footer());
         return new TestbedDeployment(file, nodes, endpoint);
     }
@@ -178,8 +180,8 @@ final class TestbedDeployment {
      * the echo group (replica0..3), which names the relay group as its caller; Configuration I, f=1 each.
      */
     static String threeTierXml(List<Node> backend, List<Node> relays, SecurityProfile security, TestbedKeys keys,
-                               String protocol, ReplicaChannelKind channel) {
-        return header(keys)
+                               String protocol, ReplicaChannelKind channel, boolean tls) {
+        return header(keys, tls)
                 + group(RELAY_SERVICE, RELAY_ENDPOINT, relays, 1, Configuration.I, security, protocol, null, "", channel,
                         null)
                 + group(SERVICE, GROUP_ENDPOINT, backend, 1, Configuration.I, security, protocol, null,
@@ -187,12 +189,14 @@ final class TestbedDeployment {
                 + footer();
     }
 
-    private static String header(TestbedKeys keys) {
+    /** The file's opening: the testbed's keys, and {@code <tls/>} (TLS 1.3 on every link) when {@code tls}. */
+    private static String header(TestbedKeys keys, boolean tls) {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<!-- written by ./bftws testbed for one run: ports were free when it started -->\n"
                 + "<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "  <keys truststore=\"" + attr(keys.truststore().toString()) + "\" storePassword=\""
-                + attr(TestbedKeys.PASSWORD) + "\"/>\n";
+                + attr(TestbedKeys.PASSWORD) + "\"/>\n"
+                + (tls ? "  <tls/>\n" : "  <!-- no <tls>: every link is plain TCP or HTTP, readable on the path -->\n");
     }
 
     private static String footer() {
@@ -248,8 +252,8 @@ final class TestbedDeployment {
 
     /** The replicas.xml of {@link #sharedLayout}: one {@code <agreementGroup>} (f=1) with echo and kv. */
     static String sharedXml(List<Node> nodes, SecurityProfile security, TestbedKeys keys, String protocol,
-                            ReplicaChannelKind channel) {
-        StringBuilder x = new StringBuilder(header(keys));
+                            ReplicaChannelKind channel, boolean tls) {
+        StringBuilder x = new StringBuilder(header(keys, tls));
         x.append("  <agreementGroup f=\"1\" replicaChannel=\"").append(channel.name().toLowerCase(Locale.ROOT))
                 .append("\">\n    <security profile=\"").append(security.name().toLowerCase(Locale.ROOT))
                 .append("\"/>\n");

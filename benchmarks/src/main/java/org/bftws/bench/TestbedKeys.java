@@ -67,11 +67,11 @@ final class TestbedKeys {
             // Configuration III shared by echo and kv: replica0..3 with exec0..2 and with kv-exec0..2, so every pair
             // a run of any configuration needs shares a key
             String xml = TestbedDeployment.sharedXml(sharedLayout(), SecurityProfile.MAC, this, null,
-                    org.bftws.config.ReplicaChannelKind.BINARY);
+                    org.bftws.config.ReplicaChannelKind.BINARY, false);
             // the 3-tier echo's relay group as a second group of the same file (its names only matter here)
             String relays = TestbedDeployment.threeTierXml(List.of(), TestbedDeployment.relayLayout(
                     IntStream.rangeClosed(11, 14).boxed().toList(), IntStream.rangeClosed(111, 114).boxed().toList()),
-                    SecurityProfile.MAC, this, null, org.bftws.config.ReplicaChannelKind.BINARY);
+                    SecurityProfile.MAC, this, null, org.bftws.config.ReplicaChannelKind.BINARY, false);
             String relayGroup = relays.substring(relays.indexOf("  <group"), relays.indexOf("  </group>") + 11);
             int clients = xml.indexOf("  <client ");
             Files.writeString(parties, xml.substring(0, clients) + relayGroup + xml.substring(clients));

@@ -39,11 +39,21 @@ import org.bftws.server.Cli;
  *                      {@code tentativeExecution="true"} (docs/protocol.md, "Tentative execution")
  * @param hostile       a hostile client attacking the group during the run ({@code --hostile MODE}), or null; the
  *                      measured phase then lasts its start, duration and after, and {@code requests} only bounds it
+ * @param tls           replicas.xml has {@code <tls>} ({@code --tls on}, the default): the links run TLS
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                       int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol,
                       int tiers, ReplicaChannelKind channel, String service, String container, int services,
-                      ByzantineMode byzantine, boolean readOnly, boolean tentative, HostileOptions hostile) {
+                      ByzantineMode byzantine, boolean readOnly, boolean tentative, HostileOptions hostile,
+                      boolean tls) {
+
+    TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
+                   int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,
+                   ReplicaChannelKind channel, String service, String container, int services, ByzantineMode byzantine,
+                   boolean readOnly, boolean tentative, HostileOptions hostile) {
+        this(configuration, clients, requests, warmup, security, size, unreplicated, keep, crash, home, protocol, tiers,
+                channel, service, container, services, byzantine, readOnly, tentative, hostile, false);
+    }
 
     TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
                    int size, boolean unreplicated, boolean keep, String crash, Path home, String protocol, int tiers,

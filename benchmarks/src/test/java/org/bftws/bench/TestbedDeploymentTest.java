@@ -73,6 +73,14 @@ class TestbedDeploymentTest {
     }
 
     @Test
+    void theTestbedRunsItsLinksOverTlsUnlessTlsOffIsAskedFor() throws Exception {
+        assertTrue(written().tlsOn(), "the default deployment has <tls>");
+        assertEquals(java.util.List.of("TLSv1.3"), written().tls().protocols());
+        assertTrue(written("--tiers", "3").tlsOn());
+        assertTrue(!written("--tls", "off").tlsOn(), "--tls off writes no <tls>: plain TCP and HTTP");
+    }
+
+    @Test
     void readOnlyDeclaresEchoReadOnlyWithOrWithoutProtocolAttributes() throws Exception {
         assertTrue(written("--read-only").groups().get(0).readOnlyOperation("echo").isPresent());
         GroupConfig both = written("--read-only", "--protocol", "batchMaxDelay=3ms").groups().get(0);
