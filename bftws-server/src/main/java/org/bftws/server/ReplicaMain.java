@@ -205,7 +205,7 @@ public final class ReplicaMain {
     /**
      * One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T
      * hold-timeouts=H} (H: exchanges answered "retry later" because what they waited for took longer than the hold
-     * timeout; 0 in a fault-free run), and for a
+     * timeout; 0 in a fault-free run), with {@code <tls>} the TLS handshakes and refused certificates, and for a
      * replica of a BFT group its view, stable checkpoint and ordering counters; delivered counts executed requests.
      * A replica that executes nothing (its service could not install or give a state) says so first, with the
      * sequence number it stopped at: {@code not-executing-since=N}.
@@ -226,7 +226,13 @@ public final class ReplicaMain {
                 + " refused=" + node.counters().refused.get()
                 + " security-refusals=" + securityRefusals
                 + " retransmissions=" + node.counters().retransmissions.get()
-                + " hold-timeouts=" + node.counters().holdTimeouts.get() + ordering;
+                + " hold-timeouts=" + node.counters().holdTimeouts.get() + tls(server) + ordering;
+    }
+
+    /** With {@code <tls>}: {@code tls-handshakes=N tls-refusals=M} (a handshake per connection, never per request). */
+    private static String tls(NodeHttpServer server) {
+        return SecurityRuntime.of(server.context()).tls().map(t -> " tls-handshakes=" + t.handshakes()
+                + " tls-refusals=" + t.refusals()).orElse("");
     }
 
     /**
