@@ -64,6 +64,8 @@ public final class BftModule implements Module {
             configContext.setProperty(StatusServlet.STATUS_PROPERTY, status);
             Supplier<Integer> statusCode = monitoring::statusCode;
             configContext.setProperty(StatusServlet.STATUS_CODE_PROPERTY, statusCode);
+            Supplier<String> metrics = monitoring::metrics;
+            configContext.setProperty(StatusServlet.METRICS_PROPERTY, metrics);
             // Replicas order client requests under the digest of their exact bytes (no larger than one PBFT request
             // carries); every node checks a mac authenticator over the bytes as they arrived.
             RawRequestCapture.install(configContext.getAxisConfiguration(), replica ? REQUEST_LIMIT

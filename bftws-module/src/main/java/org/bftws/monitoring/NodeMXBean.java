@@ -48,4 +48,13 @@ public interface NodeMXBean {
 
     /** The JVM's maximum heap ({@code -Xmx}), in bytes; -1 when it has no limit. */
     long getHeapMaxBytes();
+
+    /**
+     * When this party's certificates stop being valid, ISO-8601 (UTC), by name: {@code party certificate} (its TLS and
+     * WS-Security identity from keygen) and {@code deployment CA}; empty for a party without keys.
+     */
+    Map<String, String> getCertificateExpiry();
+
+    /** With {@code <tls>}: {@code handshakes} completed and peer certificates {@code refused}; empty without. */
+    Map<String, Long> getTlsCounters();
 }

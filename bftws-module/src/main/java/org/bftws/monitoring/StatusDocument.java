@@ -32,7 +32,10 @@ public final class StatusDocument {
                 .member("connectionCounters", node.getConnectionCounters())
                 .member("heapUsedBytes", node.getHeapUsedBytes())
                 .member("heapMaxBytes", node.getHeapMaxBytes())
-                .endObject();
+                .member("tlsCounters", node.getTlsCounters());
+        json.beginObject("certificateExpiry");
+        node.getCertificateExpiry().forEach(json::member);
+        json.endObject().endObject();
         if (replica == null) {
             json.nullMember("replica");
         } else {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A stock Axis2 server whose axis2.xml names {@link StatusHttpServer} as its http receiver serves the status page
  * next to its services: a node that is no replica shows its WS-RM figures and {@code "replica":null}, and a
- * WS-RM request (whose exchange the module holds until the reply is ready) is answered on the same port as before.
+ * WS-RM request (whose exchange the module holds until the reply is ready) is answered on the same port as before;
+ * {@code /bftws/metrics} serves the same counters in Prometheus' text format.
  */
 class StatusHttpServerTest {
 
@@ -29,7 +30,7 @@ class StatusHttpServerTest {
     Path dir;
 
     @Test
-    void aPlainWsrmNodeServesItsFiguresAndItsServiceOnOnePort() throws Exception {
+    void aPlainWsrmNodeServesItsFiguresAsJsonAndToPrometheusAndItsServiceOnOnePort() throws Exception {
         ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 TestNodes.repository(dir.resolve("server"), true).toString(), TestNodes.AXIS2_XML.toString());
         int port = NodeServer.freePort();
@@ -53,6 +54,14 @@ class StatusHttpServerTest {
             assertEquals(3, node.get("deliveredRequests").getAsLong());
             assertEquals(3, node.getAsJsonObject("rmCounters").get("messages accepted").getAsLong());
             assertEquals(0, node.get("heldExchanges").getAsInt());
+
+            HttpResponse<String> metrics = StatusHttp.send(port, "GET", "/bftws/metrics");
+            assertEquals(200, metrics.statusCode(), metrics.body());
+            assertEquals("text/plain; version=0.0.4; charset=utf-8",
+                    metrics.headers().firstValue("Content-Type").orElse(""));
+            assertTrue(metrics.body().contains("bftws_rm_total{counter=\"messages accepted\",party=\"\"} 3.0"),
+                    metrics.body());
+            assertTrue(metrics.body().contains("bftws_node_delivered_requests_total{party=\"\"} 3.0"), metrics.body());
 
             assertEquals(404, StatusHttp.send(port, "GET", "/bftws").statusCode());
             HttpResponse<String> put = StatusHttp.send(port, "PUT", "/bftws/status");

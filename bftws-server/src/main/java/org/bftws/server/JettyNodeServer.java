@@ -69,6 +69,7 @@ final class JettyNodeServer implements NodeHttpServer {
         status.setContextPath("/bftws");
         status.setAttribute(AxisServlet.CONFIGURATION_CONTEXT, context);
         status.addServlet(StatusServlet.class, "/status");
+        status.addServlet(StatusServlet.class, "/metrics");
 
         StaleConnectionHandler stale = new StaleConnectionHandler(admission.staleAfter(), counters);
         stale.setHandler(new ContextHandlerCollection(services, status));

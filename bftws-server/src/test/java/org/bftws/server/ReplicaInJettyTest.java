@@ -83,7 +83,7 @@ class ReplicaInJettyTest {
     }
 
     @Test
-    void theStatusPageIsServedBesideAxisServletAndOnlyRead() throws Exception {
+    void theStatusPageAndPrometheusEndpointAreServedBesideAxisServletAndOnlyRead() throws Exception {
         HttpResponse<String> r = send(HttpRequest.newBuilder(replica(1, "/bftws/status")).GET());
         assertEquals(200, r.statusCode(), r.body());
         assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"),
@@ -91,6 +91,13 @@ class ReplicaInJettyTest {
         assertTrue(r.body().startsWith("{\"party\":\"replica1\""), r.body());
         Matcher group = Pattern.compile("\"replica\":\\{\"group\":\"([^\"]*)\"").matcher(r.body());
         assertTrue(group.find() && group.group(1).equals("EchoService"), r.body());
+
+        HttpResponse<String> metrics = send(HttpRequest.newBuilder(replica(1, "/bftws/metrics")).GET());
+        assertEquals(200, metrics.statusCode(), metrics.body());
+        assertTrue(metrics.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"),
+                metrics.headers().toString());
+        assertTrue(metrics.body().contains("bftws_rm_total{counter=\"messages accepted\",party=\"replica1\"}"),
+                metrics.body());
 
         HttpResponse<String> post = send(HttpRequest.newBuilder(replica(1, "/bftws/status"))
                 .POST(HttpRequest.BodyPublishers.ofString("x")));

@@ -20,9 +20,11 @@ public final class Monitoring {
     private final JmxRegistrations jmx = new JmxRegistrations();
     private final NodeMonitor nodeMonitor;
     private volatile ReplicaMonitor replicaMonitor;
+    private final PrometheusMetrics prometheus;
 
     private Monitoring(NodeMonitor nodeMonitor) {
         this.nodeMonitor = nodeMonitor;
+        this.prometheus = new PrometheusMetrics(nodeMonitor, () -> replicaMonitor);
     }
 
     /**
@@ -32,7 +34,8 @@ public final class Monitoring {
      */
     public static Monitoring install(ConfigurationContext context, BftwsNode node, ReplicasConfig replicas,
                                      String party, RefusalCounter refusals) {
-        Monitoring m = new Monitoring(new NodeMonitor(party, node, refusals, HttpAdmissionCounters.of(context)));
+        Monitoring m = new Monitoring(new NodeMonitor(party, node, refusals, HttpAdmissionCounters.of(context),
+                org.bftws.axis2.security.SecurityRuntime.of(context)));
         java.util.List<org.bftws.config.GroupConfig> groups = party == null ? java.util.List.of()
                 : replicas.groupsOfNode(party);
         if (groups.size() == 1) {
@@ -59,7 +62,7 @@ public final class Monitoring {
             return monitoring;
         }
         return new Monitoring(new NodeMonitor(null, BftwsNode.of(context), new RefusalCounter(),
-                HttpAdmissionCounters.of(context)));
+                HttpAdmissionCounters.of(context), null));
     }
 
     /** The figures of this node for the status page and JMX. */
@@ -75,6 +78,11 @@ public final class Monitoring {
     /** The status page's HTTP status: 503 while the replica executes nothing, else 200. */
     public int statusCode() {
         return StatusDocument.httpStatus(replicaMonitor);
+    }
+
+    /** The node's figures in Prometheus' text format ({@code GET /metrics}). */
+    public String metrics() {
+        return prometheus.scrape();
     }
 
     /** The status page's JSON. */

@@ -15,12 +15,39 @@ public final class NodeMonitor implements NodeMXBean {
     private final BftwsNode node;
     private final RefusalCounter refusals;
     private final HttpAdmissionCounters connections;
+    private final org.bftws.axis2.security.SecurityRuntime security;
 
-    public NodeMonitor(String party, BftwsNode node, RefusalCounter refusals, HttpAdmissionCounters connections) {
+    public NodeMonitor(String party, BftwsNode node, RefusalCounter refusals, HttpAdmissionCounters connections,
+                       org.bftws.axis2.security.SecurityRuntime security) {
         this.party = party == null ? "" : party;
         this.node = node;
         this.refusals = refusals;
         this.connections = connections;
+        this.security = security;
+    }
+
+    @Override
+    public Map<String, String> getCertificateExpiry() {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        certificates().forEach((name, cert) -> m.put(name, cert.getNotAfter().toInstant().toString()));
+        return m;
+    }
+
+    /** The party's certificates by name (see {@link #getCertificateExpiry}). */
+    Map<String, java.security.cert.X509Certificate> certificates() {
+        return security == null ? Map.of() : security.certificates();
+    }
+
+    @Override
+    public Map<String, Long> getTlsCounters() {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        if (security != null) {
+            security.tls().ifPresent(t -> {
+                m.put("handshakes", t.handshakes());
+                m.put("refused", t.refusals());
+            });
+        }
+        return m;
     }
 
     @Override

@@ -13,7 +13,8 @@ import org.apache.axis2.transport.http.AxisServlet;
 
 /**
  * The status page in a servlet container: {@code GET} answers the node's figures as JSON, the document
- * {@code /bftws/status} serves on Axis2's own HTTP server ({@link StatusDocument}). It reads the Axis2 node that
+ * {@code /bftws/status} serves on Axis2's own HTTP server (mapped at {@code /metrics} as well, it serves the
+ * node's figures in Prometheus' text format instead) ({@link StatusDocument}). It reads the Axis2 node that
  * {@link AxisServlet} runs in the same web application (the servlet context's {@code CONFIGURATION_CONTEXT}
  * attribute), so AxisServlet must load on startup. Other methods are refused (405): the page only reads.
  *
@@ -31,6 +32,10 @@ public final class StatusServlet extends HttpServlet {
     public static final String STATUS_PROPERTY = "org.bftws.axis2.monitoring.status";
     /** The node's property holding a {@code Supplier<Integer>} of the page's HTTP status (503: executes nothing). */
     public static final String STATUS_CODE_PROPERTY = "org.bftws.axis2.monitoring.statusCode";
+    /** The node's property holding a {@code Supplier<String>} of its figures in Prometheus' text format. */
+    public static final String METRICS_PROPERTY = "org.bftws.axis2.monitoring.metrics";
+    /** Prometheus' text exposition format. */
+    public static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -40,7 +45,9 @@ public final class StatusServlet extends HttpServlet {
                     + " (AxisServlet must be declared with load-on-startup)\n");
             return;
         }
-        if (!(configuration.getProperty(STATUS_PROPERTY) instanceof Supplier<?> status)) {
+        String path = request.getServletPath();
+        boolean metrics = path != null && path.endsWith("/metrics"); // /metrics in Jetty, /bftws/metrics in a war
+        if (!(configuration.getProperty(metrics ? METRICS_PROPERTY : STATUS_PROPERTY) instanceof Supplier<?> status)) {
             answer(response, 503, "text/plain; charset=utf-8", "bftws: the bftws module is not deployed on this"
                     + " Axis2 node (or failed to start: see the node's log)\n");
             return;
@@ -57,7 +64,7 @@ public final class StatusServlet extends HttpServlet {
             answer(response, 503, "text/plain; charset=utf-8", "bftws: no status: " + e.getMessage() + "\n");
             return;
         }
-        answer(response, code, "application/json; charset=utf-8", json);
+        answer(response, metrics ? 200 : code, metrics ? METRICS_TYPE : "application/json; charset=utf-8", json);
     }
 
     private static void answer(HttpServletResponse response, int status, String contentType, String body)

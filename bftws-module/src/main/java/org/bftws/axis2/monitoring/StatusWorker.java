@@ -26,6 +26,8 @@ public final class StatusWorker implements Worker {
     public static final String PREFIX = "/bftws";
     /** The status page's path. */
     public static final String STATUS = PREFIX + "/status";
+    /** The Prometheus endpoint's path. */
+    public static final String METRICS = PREFIX + "/metrics";
 
     private final Worker services = new HTTPWorker();
 
@@ -37,12 +39,15 @@ public final class StatusWorker implements Worker {
             services.service(request, response, context);
             return;
         }
-        if (!path.equals(STATUS)) {
+        if (!path.equals(STATUS) && !path.equals(METRICS)) {
             answer(response, 404, "text/plain; charset=utf-8", "bftws: no page " + path + " (the status page is "
-                    + STATUS + ")\n");
+                    + STATUS + ", Prometheus' endpoint " + METRICS + ")\n");
         } else if (!"GET".equals(request.getMethod())) {
             response.addHeader("Allow", "GET");
-            answer(response, 405, "text/plain; charset=utf-8", "bftws: " + STATUS + " is read-only: GET it\n");
+            answer(response, 405, "text/plain; charset=utf-8", "bftws: " + path + " is read-only: GET it\n");
+        } else if (path.equals(METRICS)) {
+            answer(response, 200, StatusServlet.METRICS_TYPE,
+                    Monitoring.of(context.getConfigurationContext()).metrics());
         } else {
             Monitoring monitoring = Monitoring.of(context.getConfigurationContext());
             answer(response, monitoring.statusCode(), "application/json; charset=utf-8", monitoring.status());

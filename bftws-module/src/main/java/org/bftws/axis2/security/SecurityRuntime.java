@@ -222,6 +222,27 @@ public final class SecurityRuntime {
     private org.bftws.tls.DeploymentTls tls;
 
     /**
+     * The certificates this party's keys depend on, by what operators call them ({@code party certificate},
+     * {@code deployment CA}): their expiry dates are what to watch. Empty for a party without keys.
+     */
+    public java.util.Map<String, java.security.cert.X509Certificate> certificates() {
+        java.util.Map<String, java.security.cert.X509Certificate> m = new java.util.LinkedHashMap<>();
+        if (self == null || config.keys() == null || config.keys().storePassword() == null) {
+            return m;
+        }
+        try {
+            char[] password = config.keys().storePassword().toCharArray();
+            config.keystoreOf(self).ifPresent(store -> m.put("party certificate",
+                    org.bftws.security.PartyKeystore.load(store, self, password).certificate()));
+            org.bftws.security.DeploymentTrust.load(config.keys().truststore(), password).ca()
+                    .ifPresent(ca -> m.put("deployment CA", ca));
+        } catch (RuntimeException e) {
+            return m; // no keys on this node (a profile without them): nothing expires
+        }
+        return m;
+    }
+
+    /**
      * This party's TLS (replicas.xml's {@code <tls>}), built on first use from its keystore and the deployment CA;
      * empty when the deployment runs no TLS or this party has no keys.
      */

@@ -133,6 +133,18 @@ class ReplicaMonitoringTest {
             assertTrue(status.getAsJsonObject("node").getAsJsonObject("rmCounters").get("messages accepted")
                     .getAsLong() >= 5);
 
+            // a keyed node says when its certificates expire, on the page and to Prometheus
+            JsonObject expiry = status.getAsJsonObject("node").getAsJsonObject("certificateExpiry");
+            java.time.Instant party = java.time.Instant.parse(expiry.get("party certificate").getAsString());
+            assertTrue(party.isAfter(java.time.Instant.now()), expiry.toString());
+            assertTrue(expiry.has("deployment CA"), expiry.toString());
+            HttpResponse<String> metrics = StatusHttp.send(port, "GET", "/bftws/metrics");
+            assertEquals(200, metrics.statusCode(), metrics.body());
+            assertTrue(metrics.body().contains("bftws_certificate_expiry_seconds{certificate=\"party certificate\","
+                    + "party=\"replica2\"} " + (double) party.getEpochSecond()), metrics.body());
+            assertTrue(metrics.body().contains("bftws_replica_executing{group=\"EchoService\",party=\"replica2\"} 1.0"),
+                    metrics.body());
+
             HttpResponse<String> other = StatusHttp.send(port, "GET", "/bftws/nothing");
             assertEquals(404, other.statusCode(), other.body());
             HttpResponse<String> post = StatusHttp.send(port, "POST", "/bftws/status");
