@@ -92,6 +92,44 @@ public final class DeploymentCa {
         return certificate;
     }
 
+    /**
+     * A revocation list of this CA naming {@code revoked} (certificates it issued) and, kept, whatever {@code earlier}
+     * named: what replicas.xml's {@code <tls crl=...>} points at. It says it is current for {@code validity}; a node
+     * reads it when it starts.
+     */
+    public java.security.cert.X509CRL revocationList(java.util.Collection<X509Certificate> revoked,
+                                                     java.security.cert.X509CRL earlier, Duration validity) {
+        try {
+            java.time.Instant now = java.time.Instant.now();
+            org.bouncycastle.cert.X509v2CRLBuilder b = new org.bouncycastle.cert.X509v2CRLBuilder(
+                    X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), Date.from(now));
+            b.setNextUpdate(Date.from(now.plus(validity)));
+            java.util.Set<java.math.BigInteger> serials = new java.util.HashSet<>();
+            if (earlier != null && earlier.getRevokedCertificates() != null) {
+                for (java.security.cert.X509CRLEntry e : earlier.getRevokedCertificates()) {
+                    if (serials.add(e.getSerialNumber())) {
+                        b.addCRLEntry(e.getSerialNumber(), e.getRevocationDate(),
+                                org.bouncycastle.asn1.x509.CRLReason.unspecified);
+                    }
+                }
+            }
+            for (X509Certificate c : revoked) {
+                if (!issued(c)) {
+                    throw new IllegalArgumentException("the certificate of " + c.getSubjectX500Principal().getName()
+                            + " was not issued by this CA: it cannot revoke it");
+                }
+                if (serials.add(c.getSerialNumber())) {
+                    b.addCRLEntry(c.getSerialNumber(), Date.from(now), org.bouncycastle.asn1.x509.CRLReason.unspecified);
+                }
+            }
+            org.bouncycastle.operator.ContentSigner signer =
+                    new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder(SIGNATURE_ALGORITHM).build(key);
+            return new org.bouncycastle.cert.jcajce.JcaX509CRLConverter().getCRL(b.build(signer));
+        } catch (GeneralSecurityException | org.bouncycastle.operator.OperatorCreationException e) {
+            throw new IllegalStateException("cannot sign a revocation list", e);
+        }
+    }
+
     /** An end-entity certificate with CN = {@code name}, good for signing messages only. */
     public X509Certificate issue(String name, PublicKey subjectKey) {
         try {

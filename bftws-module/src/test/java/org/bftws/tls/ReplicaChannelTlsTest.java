@@ -57,8 +57,11 @@ class ReplicaChannelTlsTest {
     private static Path one;
     private static Path other;
 
+    private static Path dir;
+
     @BeforeAll
-    static void keys(@TempDir Path dir) throws IOException {
+    static void keys(@TempDir Path tmp) throws IOException {
+        dir = tmp;
         one = deployment(dir, "one");
         other = deployment(dir, "other");
     }
@@ -207,6 +210,24 @@ class ReplicaChannelTlsTest {
         start(1, d, new LinkedBlockingQueue<>());
         await(() -> strict.counters().refusals(Refusal.TLS_FAILED) > 0, "node 0 refuses node 1's expired certificate");
         assertEquals(0L, strict.counters().snapshot().getOrDefault("connections", 0L));
+    }
+
+    @Test
+    void aCertificateOnTheCasRevocationListIsRefusedWithItsReason() throws Exception {
+        addresses(2);
+        Path d = one;
+        org.bftws.security.DeploymentCa ca = org.bftws.security.DeploymentCa.load(d.resolve("keys").resolve("ca.p12"),
+                PASSWORD, new java.security.SecureRandom());
+        Path crl = dir.resolve("revoked.crl");
+        Files.write(crl, ca.revocationList(List.of(party(d, "replica1").certificate()), null, Duration.ofDays(1))
+                .getEncoded());
+        TlsConfig withCrl = new TlsConfig(List.of("TLSv1.3"), List.of(), true, crl);
+        DeploymentTls judge = DeploymentTls.at(withCrl, party(d, "replica0"), ca(d), Clock.systemUTC());
+        String reason = judge.problem(new X509Certificate[] {party(d, "replica1").certificate()});
+        assertTrue(reason != null && reason.startsWith("the certificate of CN=replica1") && reason.contains("revoked"),
+                String.valueOf(reason));
+        assertEquals(null, judge.problem(new X509Certificate[] {party(d, "replica2").certificate()}),
+                "a certificate the list does not name is trusted");
     }
 
     @Test

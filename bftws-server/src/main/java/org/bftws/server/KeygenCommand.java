@@ -37,11 +37,22 @@ public final class KeygenCommand implements Callable<Integer> {
     @Option(names = "--force", description = "write new keys over existing ones")
     boolean force;
 
+    @Option(names = "--revoke", paramLabel = "NAME",
+            description = "instead of writing keys: add party NAME's certificate to the deployment CA's revocation "
+                    + "list (<tls crl=...>, else revoked.crl next to the truststore), which nodes read when they start; "
+                    + "then give NAME new keys with --force")
+    String revoke;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
+            if (revoke != null) {
+                out.println(Revocation.revoke(ReplicasConfigReader.read(conf, KeyFileCheck.none()), revoke));
+                out.flush();
+                return 0;
+            }
             new KeyGenerator(ReplicasConfigReader.read(conf, KeyFileCheck.none()), force).run().forEach(out::println);
             out.flush();
             return 0;

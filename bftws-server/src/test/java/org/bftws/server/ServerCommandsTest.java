@@ -116,6 +116,40 @@ class ServerCommandsTest {
     }
 
     @Test
+    void keygenRevokeAddsThePartysCertificateToTheRevocationListTheTlsElementNames() throws Exception {
+        Path conf = dir.resolve("replicas.xml");
+        Files.writeString(conf, """
+                <replicas xmlns="urn:bftws:replicas:1">
+                  <keys truststore="keys/truststore.p12" storePassword="pw"/>
+                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="0">
+                    <security profile="mac"/>
+                    <node id="0" name="solo" serviceEndpoint="http://127.0.0.1:8080/axis2/services/EchoService"
+                          controlEndpoint="http://127.0.0.1:8080/axis2/services/BftControl"/>
+                  </group>
+                  <client name="client1"/>
+                  <client name="client2"/>
+                </replicas>
+                """);
+        assertEquals(0, run("keygen", "--conf", conf.toString()).status());
+        Outcome first = run("keygen", "--conf", conf.toString(), "--revoke", "client1");
+        assertEquals(0, first.status(), first.err());
+        assertTrue(first.out().startsWith("revoked the certificate of client1") && first.out().contains("(1 revoked)"),
+                first.out());
+        Outcome second = run("keygen", "--conf", conf.toString(), "--revoke", "client2");
+        assertTrue(second.out().contains("(2 revoked)"), "the list keeps what it named: " + second.out());
+        java.security.cert.X509CRL crl;
+        try (var in = Files.newInputStream(dir.resolve("keys/revoked.crl"))) {
+            crl = (java.security.cert.X509CRL) java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCRL(in);
+        }
+        assertTrue(crl.isRevoked(certificate(dir.resolve("keys/client1.p12"), "client1")));
+        assertTrue(!crl.isRevoked(certificate(dir.resolve("keys/solo.p12"), "solo")));
+        Outcome unknown = run("keygen", "--conf", conf.toString(), "--revoke", "mallory");
+        assertEquals(1, unknown.status());
+        assertTrue(unknown.err().startsWith("keygen: ") && unknown.err().contains("mallory"), unknown.err());
+    }
+
+    @Test
     void gatewayRefusesAListenAddressThatIsNotHostColonPortInOneLine() {
         for (String listen : List.of("8080", "127.0.0.1:", "127.0.0.1:http", "127.0.0.1:70000")) {
             Outcome bad = run("gateway", "--listen", listen, "--party", "client1");
@@ -152,10 +186,14 @@ class ServerCommandsTest {
     }
 
     private static java.security.cert.Certificate certificate(Path keystore) throws Exception {
+        return certificate(keystore, "solo");
+    }
+
+    private static java.security.cert.X509Certificate certificate(Path keystore, String alias) throws Exception {
         java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
         try (var in = Files.newInputStream(keystore)) {
             store.load(in, "pw".toCharArray());
         }
-        return store.getCertificate("solo");
+        return (java.security.cert.X509Certificate) store.getCertificate(alias);
     }
 }
