@@ -114,6 +114,15 @@ public final class DeploymentTls {
         return s;
     }
 
+    /**
+     * Counts and logs, as a refused certificate is, a peer whose certificate the deployment CA issued but which is not
+     * the party that link expects ({@code problem}: one line naming both); {@code where} is its address.
+     */
+    public void refused(Object where, String problem) {
+        long n = refusals.incrementAndGet();
+        LOG.warn("TLS: {} refused a server ({}): {} [{} refused so far]", party, where, problem, n);
+    }
+
     /** An engine for a server side that requires client certificates when {@code needClientAuth}. */
     public SSLEngine serverEngine(boolean needClientAuth) {
         SSLEngine e = context.createSSLEngine();
