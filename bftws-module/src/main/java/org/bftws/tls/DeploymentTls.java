@@ -115,6 +115,26 @@ public final class DeploymentTls {
     }
 
     /**
+     * {@code plain}, just accepted by an HTTPS server, secured as the server side and its handshake done, client
+     * certificates required as {@code <tls clientCertificates>} says. The handshake waits at most
+     * {@code timeoutMillis} for the client. IOException (an {@link javax.net.ssl.SSLException} for a refused
+     * certificate or a client that does not speak TLS, such as a plaintext HTTP request) when it fails; the caller
+     * closes {@code plain}.
+     */
+    public SSLSocket accept(Socket plain, int timeoutMillis) throws IOException {
+        SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket(plain,
+                plain.getInetAddress().getHostAddress(), plain.getPort(), true);
+        s.setUseClientMode(false);
+        s.setSSLParameters(parameters(config.clientCertificates()));
+        int before = plain.getSoTimeout();
+        s.setSoTimeout(timeoutMillis);
+        s.startHandshake();
+        s.setSoTimeout(before);
+        handshakes.incrementAndGet();
+        return s;
+    }
+
+    /**
      * Counts and logs, as a refused certificate is, a peer whose certificate the deployment CA issued but which is not
      * the party that link expects ({@code problem}: one line naming both); {@code where} is its address.
      */
