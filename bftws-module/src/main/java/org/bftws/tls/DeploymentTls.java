@@ -48,6 +48,7 @@ public final class DeploymentTls {
     private final X509Certificate ca;
     private final X509CRL crl;
     private final SSLContext context;
+    private final javax.net.ssl.KeyManager[] keyManagers;
     private final Clock clock;
     private final AtomicLong handshakes = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
@@ -67,8 +68,9 @@ public final class DeploymentTls {
                     keys.chain().toArray(new java.security.cert.Certificate[0]));
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(store, none);
+            keyManagers = kmf.getKeyManagers();
             context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), new TrustManager[] {new CaOnly()}, null);
+            context.init(keyManagers, new TrustManager[] {new CaOnly()}, null);
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot set up TLS for " + party + ": " + e.getMessage(), e);
         }
@@ -86,6 +88,20 @@ public final class DeploymentTls {
 
     public SSLContext context() {
         return context;
+    }
+
+    /**
+     * A context presenting this party's certificate but trusting what {@code peers} trusts: for a server whose
+     * clients are no parties of the deployment (a gateway's callers, with a CA the operator names).
+     */
+    public SSLContext contextTrusting(TrustManager peers) {
+        try {
+            SSLContext c = SSLContext.getInstance("TLS");
+            c.init(keyManagers, new TrustManager[] {peers}, null);
+            return c;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot set up TLS for " + party + ": " + e.getMessage(), e);
+        }
     }
 
     /** The configured versions and suites; {@code needClientAuth} on a server side that requires certificates. */
