@@ -92,6 +92,14 @@ public final class BftModule implements Module {
             configContext.setProperty(StatusServlet.STATUS_PROPERTY, status);
             Supplier<Integer> statusCode = monitoring::statusCode;
             configContext.setProperty(StatusServlet.STATUS_CODE_PROPERTY, statusCode);
+            // who may read it: the parties the setting statusReaders names, by their TLS client certificates
+            org.bftws.axis2.monitoring.StatusReaders readers = org.bftws.axis2.monitoring.StatusReaders.parse(
+                    org.bftws.axis2.settings.ModuleParameters.value(configContext.getAxisConfiguration(),
+                            org.bftws.axis2.monitoring.StatusReaders.SETTING), SecurityRuntime.of(configContext).config());
+            if (readers != null) {
+                java.util.function.Predicate<String> mayRead = readers;
+                configContext.setProperty(StatusServlet.READERS_PROPERTY, mayRead);
+            }
             // Replicas order client requests under the digest of their exact bytes (no larger than one PBFT request
             // carries); every node checks a mac authenticator over the bytes as they arrived.
             RawRequestCapture.install(configContext.getAxisConfiguration(), replica ? REQUEST_LIMIT

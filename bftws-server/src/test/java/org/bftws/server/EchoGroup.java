@@ -60,6 +60,13 @@ final class EchoGroup implements AutoCloseable {
                 String name = "replica" + i;
                 Path repo = NodeRepository.forNode(dir.resolve(name), container, ports[i]);
                 EchoServiceArchive.writeTo(repo.resolve("services"));
+                if (tls) {
+                    // over TLS, the status pages are client1's to read (ReplicasOverHttpsTest)
+                    Path axis2 = NodeRepository.axis2Xml(repo);
+                    Files.writeString(axis2, Files.readString(axis2).replace("<module ref=\"bftws\"/>",
+                            "<module ref=\"bftws\"/><moduleConfig name=\"bftws\"><parameter name=\"statusReaders\">"
+                                    + "client1</parameter></moduleConfig>"));
+                }
                 ConfigurationContext ctx = BftwsConfigurator.context(repo, NodeRepository.axis2Xml(repo),
                         replicasXml, name);
                 if (i == 3 && byzantineReplica3) {

@@ -114,6 +114,19 @@ class ReplicasOverHttpsTest {
     }
 
     @Test
+    void theStatusPageIsServedOverJettysTlsToTheReadersTheSettingNamesOnly() throws Exception {
+        URI status = URI.create("https://127.0.0.1:" + group.port(1) + "/bftws/status");
+        HttpResponse<String> r = caller(keys(group), "client1", keys(group)).send(HttpRequest.newBuilder(status)
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.body().startsWith("{\"party\":\"replica1\""), r.body());
+        HttpResponse<String> refused = caller(keys(group), "replica2", keys(group)).send(HttpRequest.newBuilder(status)
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains("names replica2"), refused.body());
+    }
+
+    @Test
     void aPlaintextRequestToAJettyHttpsPortIsRefusedAndCountedAndTheGroupGoesOn() throws Exception {
         HttpAdmissionCounters replica2 = HttpAdmissionCounters.of(group.context(2));
         long failed = replica2.tlsFailed.get();

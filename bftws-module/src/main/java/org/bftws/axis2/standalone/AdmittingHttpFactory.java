@@ -17,6 +17,7 @@ import org.apache.http.params.HttpParams;
 import org.bftws.axis2.monitoring.HttpAdmissionCounters;
 import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.tls.DeploymentTls;
+import org.bftws.axis2.monitoring.StatusReaders;
 import org.bftws.axis2.monitoring.StatusWorkerFactory;
 
 /**
@@ -133,7 +134,13 @@ public class AdmittingHttpFactory extends HttpFactory {
             }
             counters.tlsHandshakes.incrementAndGet();
         }
-        manager.process(new AxisHttpConnectionImpl(connection, params));
+        AxisHttpConnectionImpl http = new AxisHttpConnectionImpl(connection, params);
+        if (connection instanceof javax.net.ssl.SSLSocket s) {
+            // the status page knows who reads it by the client certificate (the setting statusReaders)
+            StatusReaders.asConnectionOf(DeploymentTls.peerName(s.getSession()), () -> manager.process(http));
+        } else {
+            manager.process(http);
+        }
     }
 
     /** The admission of the server this factory built (null before the server was initialised). */

@@ -225,7 +225,10 @@ final class BftTestGroup implements AutoCloseable {
         String xml = Files.readString(AXIS2_XML).replace("<module ref=\"bftws\"/>",
                 "<module ref=\"bftws\"/>\n<moduleConfig name=\"bftws\"><parameter name=\"replicasConfig\">"
                         + replicasXml + "</parameter><parameter name=\"party\">" + party + "</parameter>"
-                        + "<parameter name=\"holdTimeoutMillis\">20000</parameter></moduleConfig>");
+                        + "<parameter name=\"holdTimeoutMillis\">20000</parameter>"
+                        // over TLS, the status pages are client1's to read (ConfigurationIOverTlsTest)
+                        + (Files.readString(replicasXml).contains("<tls/>")
+                        ? "<parameter name=\"statusReaders\">client1</parameter>" : "") + "</moduleConfig>");
         Path file = dir.resolve("axis2-" + party + ".xml");
         Files.writeString(file, xml);
         return file;

@@ -142,6 +142,34 @@ class ConfigurationIOverTlsTest {
     }
 
     @Test
+    void theStatusPageIsServedOverTheSameTlsToTheReadersTheSettingNamesOnly() throws Exception {
+        Path keys = group.replicasXml().resolveSibling("keys");
+        X509Certificate ca = DeploymentTrust.load(keys.resolve("truststore.p12"), PASSWORD).ca().orElseThrow();
+        DeploymentTls client1 = DeploymentTls.of(TlsConfig.defaults(),
+                PartyKeystore.load(keys.resolve("client1.p12"), "client1", PASSWORD), ca);
+        DeploymentTls replica2 = DeploymentTls.of(TlsConfig.defaults(),
+                PartyKeystore.load(keys.resolve("replica2.p12"), "replica2", PASSWORD), ca);
+        assertEquals("HTTP/1.1 200 OK", get(client1, group.nodes[1].port(), "/bftws/status"));
+        assertTrue(get(replica2, group.nodes[1].port(), "/bftws/status").startsWith("HTTP/1.1 403"),
+                "replica2 is no status reader");
+    }
+
+    /** The status line of the answer to a GET over TLS as {@code tls}'s party, or null when the connection failed. */
+    private static String get(DeploymentTls tls, int port, String path) {
+        try (Socket plain = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            plain.setSoTimeout(10_000);
+            SSLSocket s = tls.secure(plain, true);
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            String line = firstLine(s.getInputStream());
+            return line.isEmpty() ? null : line;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @Test
     void aPlaintextRequestToTheHttpsPortIsRefusedAndCountedAndTlsClientsAreStillServed() throws Exception {
         long failed = http(1).tlsFailed.get();
         String answer;
