@@ -89,7 +89,7 @@ public class AdmittingHttpFactory extends HttpFactory {
     public ExecutorService newRequestExecutor(int port) {
         AdmissionPolicy policy = AdmissionPolicy.of(getConfigurationContext(), getRequestCoreThreadPoolSize());
         HttpAdmission a = new HttpAdmission(policy, HttpAdmissionCounters.of(getConfigurationContext()),
-                this::serve, "HttpConnection-" + port);
+                this::serve, "HttpConnection-" + port, tls != null);
         admission = a;
         return a.executor();
     }
