@@ -32,7 +32,11 @@ public final class Monitoring {
      */
     public static Monitoring install(ConfigurationContext context, BftwsNode node, ReplicasConfig replicas,
                                      String party, RefusalCounter refusals) {
-        Monitoring m = new Monitoring(new NodeMonitor(party, node, refusals, HttpAdmissionCounters.of(context)));
+        NodeMonitor nodeMonitor = new NodeMonitor(party, node, refusals, HttpAdmissionCounters.of(context));
+        if (replicas.tlsOn()) {
+            nodeMonitor.watchTls(() -> org.bftws.axis2.security.SecurityRuntime.of(context).tls());
+        }
+        Monitoring m = new Monitoring(nodeMonitor);
         java.util.List<org.bftws.config.GroupConfig> groups = party == null ? java.util.List.of()
                 : replicas.groupsOfNode(party);
         if (groups.size() == 1) {

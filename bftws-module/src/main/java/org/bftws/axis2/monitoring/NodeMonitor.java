@@ -15,6 +15,7 @@ public final class NodeMonitor implements NodeMXBean {
     private final BftwsNode node;
     private final RefusalCounter refusals;
     private final HttpAdmissionCounters connections;
+    private volatile java.util.function.Supplier<java.util.Optional<org.bftws.tls.DeploymentTls>> tls;
 
     public NodeMonitor(String party, BftwsNode node, RefusalCounter refusals, HttpAdmissionCounters connections) {
         this.party = party == null ? "" : party;
@@ -53,9 +54,31 @@ public final class NodeMonitor implements NodeMXBean {
         return securityRefusals(refusals);
     }
 
+    /** With replicas.xml's {@code <tls>}: the party's TLS, whose figures join the connection counters. */
+    void watchTls(java.util.function.Supplier<java.util.Optional<org.bftws.tls.DeploymentTls>> tls) {
+        this.tls = tls;
+    }
+
+    /**
+     * The HTTP server's connection counters and, with {@code <tls>}, the party's TLS figures over every link (its
+     * server, its calls, the binary channel): handshakes, certificates refused, days its own certificate has left.
+     */
     @Override
     public Map<String, Long> getConnectionCounters() {
-        return connections.asMap();
+        Map<String, Long> m = connections.asMap();
+        java.util.Optional<org.bftws.tls.DeploymentTls> party = java.util.Optional.empty();
+        try {
+            party = tls == null ? party : tls.get();
+        } catch (RuntimeException e) {
+            // no keys to read: the figures are left out, the status page still answers
+        }
+        party.ifPresent(t -> {
+            m.put("TLS handshakes, every link", t.handshakes());
+            m.put("TLS certificates refused", t.refusals());
+            m.put("TLS own certificate days left", java.time.Duration.between(java.time.Instant.now(),
+                    t.ownCertificate().getNotAfter().toInstant()).toDays());
+        });
+        return m;
     }
 
     @Override

@@ -92,6 +92,12 @@ class ConfigurationIOverTlsTest {
             HttpAdmissionCounters h = http(i);
             assertTrue(h.tlsHandshakes.get() > 0 && h.tlsHandshakes.get() < 12, "node " + i + ": " + h);
         }
+        Map<String, Long> status = new org.bftws.axis2.monitoring.NodeMonitor("replica0", group.node(0),
+                new org.bftws.security.RefusalCounter(), http(0)).getConnectionCounters();
+        assertTrue(status.containsKey("connections refused: TLS handshake failed"), status.toString());
+        String page = org.bftws.axis2.monitoring.StatusWorker.status(group.context(0));
+        assertTrue(page.contains("\"TLS handshakes, every link\":") && page.contains("\"TLS own certificate days left\":"),
+                page);
         long handshakes = tlsOf(client).handshakes() - before;
         assertTrue(handshakes < 12, "the client's connections are kept alive: " + handshakes + " handshakes");
         assertEquals(0, tlsOf(client).refusals());
