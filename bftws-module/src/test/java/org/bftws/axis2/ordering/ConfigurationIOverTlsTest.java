@@ -124,6 +124,48 @@ class ConfigurationIOverTlsTest {
         appendAndCheck(client, 2);
     }
 
+    @Test
+    void aClientPresentingAnExpiredCertificateOfTheDeploymentCaIsRefusedAndCounted() throws Exception {
+        Path keys = group.replicasXml().resolveSibling("keys");
+        java.security.KeyStore caStore = java.security.KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keys.resolve("ca.p12"))) {
+            caStore.load(in, PASSWORD);
+        }
+        java.security.PrivateKey caKey = (java.security.PrivateKey) caStore.getKey("ca", PASSWORD);
+        X509Certificate ca = (X509Certificate) caStore.getCertificate("ca");
+        // the deployment CA issued it, for a month that ended yesterday
+        java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048);
+        java.security.KeyPair pair = g.generateKeyPair();
+        java.time.Instant now = java.time.Instant.now();
+        X509Certificate expired = new org.bouncycastle.cert.jcajce.JcaX509CertificateConverter().getCertificate(
+                new org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder(ca.getSubjectX500Principal(),
+                        java.math.BigInteger.valueOf(now.toEpochMilli()),
+                        java.util.Date.from(now.minus(java.time.Duration.ofDays(31))),
+                        java.util.Date.from(now.minus(java.time.Duration.ofDays(1))),
+                        new javax.security.auth.x500.X500Principal("CN=expired-client,O=BFT-WS"), pair.getPublic())
+                        .build(new org.bouncycastle.operator.jcajce.JcaContentSignerBuilder("SHA256withRSA")
+                                .build(caKey)));
+        java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        store.setKeyEntry("expired-client", pair.getPrivate(), PASSWORD, new X509Certificate[] {expired, ca});
+        Path file = dir.resolve("expired-client.p12");
+        try (java.io.OutputStream out = Files.newOutputStream(file)) {
+            store.store(out, PASSWORD);
+        }
+        DeploymentTls tls = DeploymentTls.of(TlsConfig.defaults(),
+                PartyKeystore.load(file, "expired-client", PASSWORD), ca);
+        DeploymentTls node = SecurityRuntime.of(group.context(3)).tls().orElseThrow();
+        long refusals = node.refusals();
+        long failed = http(3).tlsFailed.get();
+        assertNull(post(tls, group.nodes[3].port()), "replica3 answered a client with an expired certificate");
+        // replica3's log: "TLS: replica3 refused a client (...): the certificate of CN=expired-client,O=BFT-WS
+        // expired on ..." (the reason's wording: ReplicaChannelTlsTest)
+        await(() -> node.refusals() > refusals && http(3).tlsFailed.get() > failed,
+                "replica3 counts the expired certificate");
+        appendAndCheck(client, 1);
+    }
+
     /** The first line of the answer to a POST over TLS as {@code tls}'s party, or null when the connection failed. */
     private static String post(DeploymentTls tls, int port) {
         try (Socket plain = new Socket(InetAddress.getLoopbackAddress(), port)) {
