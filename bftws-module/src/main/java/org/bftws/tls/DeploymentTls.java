@@ -132,7 +132,7 @@ public final class DeploymentTls {
 
     /**
      * {@code plain}, just accepted by an HTTPS server, secured as the server side and its handshake done, client
-     * certificates required as {@code <tls clientCertificates>} says. The handshake waits at most
+     * certificates required as {@code <tls clientCertificates>} says (else asked for: one given is checked). The handshake waits at most
      * {@code timeoutMillis} for the client. IOException (an {@link javax.net.ssl.SSLException} for a refused
      * certificate or a client that does not speak TLS, such as a plaintext HTTP request) when it fails; the caller
      * closes {@code plain}.
@@ -141,7 +141,11 @@ public final class DeploymentTls {
         SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket(plain,
                 plain.getInetAddress().getHostAddress(), plain.getPort(), true);
         s.setUseClientMode(false);
-        s.setSSLParameters(parameters(config.clientCertificates()));
+        SSLParameters p = parameters(config.clientCertificates());
+        if (!config.clientCertificates()) {
+            p.setWantClientAuth(true); // asked for, so that the status page can tell who reads it; checked if given
+        }
+        s.setSSLParameters(p);
         int before = plain.getSoTimeout();
         s.setSoTimeout(timeoutMillis);
         s.startHandshake();
