@@ -127,6 +127,17 @@ class ReplicasOverHttpsTest {
     }
 
     @Test
+    void theGatewayFetchesTheWsdlFromTheReplicasOverHttpsAndServesItWithItsHttpsAddress() throws Exception {
+        String address = "https://127.0.0.1:" + gateway.address().getPort() + "/axis2/services/EchoService";
+        HttpResponse<String> r = caller(keys(group), "client1", keys(group)).send(HttpRequest.newBuilder(
+                URI.create(address + "?wsdl")).timeout(Duration.ofSeconds(30)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.body().contains("location=\"" + address + "\""), r.body());
+        assertFalse(r.body().contains("127.0.0.1:" + group.port(0)), "no replica's own address is left: " + r.body());
+    }
+
+    @Test
     void aPlaintextRequestToAJettyHttpsPortIsRefusedAndCountedAndTheGroupGoesOn() throws Exception {
         HttpAdmissionCounters replica2 = HttpAdmissionCounters.of(group.context(2));
         long failed = replica2.tlsFailed.get();
