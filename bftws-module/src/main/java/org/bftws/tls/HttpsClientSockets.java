@@ -22,14 +22,20 @@ import org.apache.http.protocol.HttpContext;
 public final class HttpsClientSockets implements LayeredConnectionSocketFactory {
     private final Supplier<DeploymentTls> tls;
     private final Supplier<HttpsPeers> peers;
+    private final int handshakeMillis;
 
     /**
-     * @param tls   the party's TLS, asked for at the first connection (IllegalStateException saying why there is none)
-     * @param peers the parties at the deployment's https addresses, asked for at the first connection
+     * @param tls             the party's TLS, asked for at the first connection (IllegalStateException saying why
+     *                        there is none)
+     * @param peers           the parties at the deployment's https addresses, asked for at the first connection
+     * @param handshakeMillis how long a server may take to complete the handshake: a node's server handshakes when a
+     *                        worker takes the connection, so a busy node's handshake waits as its requests do (the
+     *                        client's attempt timeout, not the connect timeout)
      */
-    public HttpsClientSockets(Supplier<DeploymentTls> tls, Supplier<HttpsPeers> peers) {
+    public HttpsClientSockets(Supplier<DeploymentTls> tls, Supplier<HttpsPeers> peers, int handshakeMillis) {
         this.tls = tls;
         this.peers = peers;
+        this.handshakeMillis = handshakeMillis;
     }
 
     @Override
@@ -46,7 +52,7 @@ public final class HttpsClientSockets implements LayeredConnectionSocketFactory 
                 s.bind(localAddress);
             }
             s.connect(remoteAddress, Math.max(connectTimeout, 0));
-            return handshake(s, host.getHostName(), remoteAddress.getPort(), connectTimeout);
+            return handshake(s, host.getHostName(), remoteAddress.getPort());
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
@@ -55,10 +61,10 @@ public final class HttpsClientSockets implements LayeredConnectionSocketFactory 
 
     @Override
     public Socket createLayeredSocket(Socket socket, String target, int port, HttpContext context) throws IOException {
-        return handshake(socket, target, port, 0);
+        return handshake(socket, target, port);
     }
 
-    private Socket handshake(Socket plain, String host, int port, int timeoutMillis) throws IOException {
+    private Socket handshake(Socket plain, String host, int port) throws IOException {
         DeploymentTls party;
         try {
             party = tls.get();
@@ -69,7 +75,7 @@ public final class HttpsClientSockets implements LayeredConnectionSocketFactory 
         s.setUseClientMode(true);
         s.setSSLParameters(party.parameters(false));
         int before = s.getSoTimeout();
-        s.setSoTimeout(timeoutMillis);
+        s.setSoTimeout(handshakeMillis);
         s.startHandshake();
         s.setSoTimeout(before);
         party.handshakeCompleted();

@@ -54,7 +54,7 @@ public final class BftwsNode {
         this.voting = new ReplyVoting(settings.replicas());
         this.sender = new MulticastSender(counters, Backoff.of(settings.retransmission(), settings.maxRetransmissions()),
                 settings.attemptTimeout().toMillis(), voting::collectorFor, voting.counters(), https(configuration,
-                        settings.replicas()));
+                        settings.replicas(), (int) Math.min(Integer.MAX_VALUE, settings.attemptTimeout().toMillis())));
         this.source = new RmSource(configuration, settings.replicas(), settings.attemptTimeout().toMillis()
                 * (settings.maxRetransmissions() + 2L));
     }
@@ -64,14 +64,16 @@ public final class BftwsNode {
      * (its certificate, the deployment CA, the node replicas.xml puts at the address); without, JSSE's defaults.
      */
     private static org.apache.http.conn.socket.LayeredConnectionSocketFactory https(ConfigurationContext configuration,
-                                                                                   org.bftws.config.ReplicasConfig replicas) {
+                                                                                   org.bftws.config.ReplicasConfig replicas,
+                                                                                   int handshakeMillis) {
         if (!replicas.tlsOn()) {
             return org.apache.http.conn.ssl.SSLConnectionSocketFactory.getSocketFactory();
         }
         org.bftws.tls.HttpsPeers peers = org.bftws.tls.HttpsPeers.of(replicas);
         return new org.bftws.tls.HttpsClientSockets(() -> SecurityRuntime.of(configuration).tls().orElseThrow(
                 () -> new IllegalStateException("replicas.xml has <tls>, but this node has no party name or no keys "
-                        + "to present (set the bftws module parameter 'party' and run ./bftws keygen)")), () -> peers);
+                        + "to present (set the bftws module parameter 'party' and run ./bftws keygen)")), () -> peers,
+                handshakeMillis);
     }
 
     /** The node of {@code configuration}; the module creates it when Axis2 initialises the module. */
