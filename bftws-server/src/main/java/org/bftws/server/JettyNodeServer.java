@@ -123,7 +123,7 @@ final class JettyNodeServer implements NodeHttpServer {
             return security.tls().orElseThrow(() -> new IOException("replicas.xml has <tls>, so this node serves "
                     + "HTTPS, but it has no party name or no keys to present (run ./bftws keygen)"));
         } catch (RuntimeException e) {
-            throw new IOException("cannot serve HTTPS: " + e.getMessage(), e);
+            throw new IOException("cannot start the node's HTTP server: " + e.getMessage(), e);
         }
     }
 

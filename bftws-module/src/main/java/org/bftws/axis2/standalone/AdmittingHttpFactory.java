@@ -76,7 +76,7 @@ public class AdmittingHttpFactory extends HttpFactory {
                     + " serves HTTPS, but it has no party name or no keys to present (set the bftws module parameter"
                     + " 'party' and run ./bftws keygen)"));
         } catch (RuntimeException e) {
-            throw new AxisFault("bftws: cannot serve HTTPS: " + e.getMessage(), e);
+            throw new AxisFault("bftws: cannot start the node's HTTP server: " + e.getMessage(), e);
         }
     }
 
