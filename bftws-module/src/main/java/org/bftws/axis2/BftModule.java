@@ -39,6 +39,33 @@ public final class BftModule implements Module {
         return group.map(g -> !g.wsrmOnly()).orElse(false);
     }
 
+    /**
+     * Lets Axis2 address {@code https://} endpoints (a replica's control service on the SOAP replica channel over
+     * HTTPS, a node called directly) when axis2.xml declares a sender for {@code http} only: Axis2 refuses to send to a
+     * URL whose scheme names no transport before any handler runs. The module's MulticastSender, which opens the
+     * connections with the party's TLS, replaces it for every message the module sends; messages the module does not
+     * handle go through a sender of the same class and parameters as {@code http}'s. Axis2 initialises it with the other
+     * senders, after the modules.
+     */
+    private static void addHttpsSender(org.apache.axis2.engine.AxisConfiguration axis) throws AxisFault {
+        org.apache.axis2.description.TransportOutDescription http = axis.getTransportOut("http");
+        if (axis.getTransportOut("https") != null || http == null || http.getSender() == null) {
+            return;
+        }
+        org.apache.axis2.description.TransportOutDescription https =
+                new org.apache.axis2.description.TransportOutDescription("https");
+        for (org.apache.axis2.description.Parameter p : http.getParameters()) {
+            https.addParameter(p);
+        }
+        try {
+            https.setSender(http.getSender().getClass().getDeclaredConstructor().newInstance());
+        } catch (ReflectiveOperationException e) {
+            throw new AxisFault("bftws: cannot create an https sender like axis2.xml's http sender "
+                    + http.getSender().getClass().getName() + ": " + e, e);
+        }
+        axis.addTransportOut(https);
+    }
+
     @Override
     public void init(ConfigurationContext configContext, AxisModule module) throws AxisFault {
         try {
@@ -54,6 +81,7 @@ public final class BftModule implements Module {
                 BftReplica.checkStartable(group.orElseThrow(), party);
             }
             LoggingCheck.warnOnceWithoutProvider();
+            addHttpsSender(configContext.getAxisConfiguration());
             BftwsNode node = new BftwsNode(configContext, settings);
             org.bftws.axis2.monitoring.Monitoring monitoring = org.bftws.axis2.monitoring.Monitoring.install(
                     configContext, node, settings.replicas(), party, SecurityRuntime.of(configContext).refusals());
@@ -66,6 +94,14 @@ public final class BftModule implements Module {
             configContext.setProperty(StatusServlet.STATUS_CODE_PROPERTY, statusCode);
             Supplier<String> metrics = monitoring::metrics;
             configContext.setProperty(StatusServlet.METRICS_PROPERTY, metrics);
+            // who may read it: the parties the setting statusReaders names, by their TLS client certificates
+            org.bftws.axis2.monitoring.StatusReaders readers = org.bftws.axis2.monitoring.StatusReaders.parse(
+                    org.bftws.axis2.settings.ModuleParameters.value(configContext.getAxisConfiguration(),
+                            org.bftws.axis2.monitoring.StatusReaders.SETTING), SecurityRuntime.of(configContext).config());
+            if (readers != null) {
+                java.util.function.Predicate<String> mayRead = readers;
+                configContext.setProperty(StatusServlet.READERS_PROPERTY, mayRead);
+            }
             // Replicas order client requests under the digest of their exact bytes (no larger than one PBFT request
             // carries); every node checks a mac authenticator over the bytes as they arrived.
             RawRequestCapture.install(configContext.getAxisConfiguration(), replica ? REQUEST_LIMIT

@@ -64,6 +64,9 @@ public final class ReplicasConfigReader {
             clientOrigins.put(client, c);
         }
         checkUniqueness(groups, groupOrigins, sharing, nodeOrigins, clients, clientOrigins, problems);
+        if (tls != null) {
+            checkHttps(groups, nodeOrigins, problems);
+        }
         CallerCheck.check(groups, groupOrigins, problems);
         boolean needKeys = groups.stream().anyMatch(g -> g.security().needsKeys());
         if (needKeys && keyFiles.checksAnything() && problems.isEmpty()) {
@@ -113,6 +116,25 @@ public final class ReplicasConfigReader {
      * A binary channel listens on a port of its own: no other node's channel and no HTTP endpoint (whose listener
      * would hold the port) may use the same host and port.
      */
+    /** With {@code <tls>} every node serves HTTPS only: its endpoints must say so, or nobody could call it. */
+    private static void checkHttps(List<GroupConfig> groups, Map<NodeConfig, XmlElement> nodeOrigins,
+                                   ConfigProblems problems) {
+        java.util.Set<NodeConfig> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (GroupConfig group : groups) {
+            for (NodeConfig node : group.nodes()) {
+                if (!seen.add(node)) {
+                    continue;
+                }
+                for (java.net.URI u : new java.net.URI[] {node.serviceEndpoint(), node.controlEndpoint()}) {
+                    if (u != null && !"https".equalsIgnoreCase(u.getScheme())) {
+                        problems.add(nodeOrigins.get(node), "has endpoint " + u + ", but replicas.xml has <tls>, so"
+                                + " every node serves HTTPS only: write it with https://");
+                    }
+                }
+            }
+        }
+    }
+
     private static void checkChannelPorts(List<GroupConfig> groups, Map<NodeConfig, XmlElement> nodeOrigins,
                                           ConfigProblems problems) {
         Map<String, XmlElement> http = new HashMap<>();

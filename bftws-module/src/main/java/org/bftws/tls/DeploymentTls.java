@@ -48,6 +48,7 @@ public final class DeploymentTls {
     private final X509Certificate ca;
     private final X509CRL crl;
     private final SSLContext context;
+    private final javax.net.ssl.KeyManager[] keyManagers;
     private final Clock clock;
     private final AtomicLong handshakes = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
@@ -67,8 +68,9 @@ public final class DeploymentTls {
                     keys.chain().toArray(new java.security.cert.Certificate[0]));
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(store, none);
+            keyManagers = kmf.getKeyManagers();
             context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), new TrustManager[] {new CaOnly()}, null);
+            context.init(keyManagers, new TrustManager[] {new CaOnly()}, null);
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot set up TLS for " + party + ": " + e.getMessage(), e);
         }
@@ -86,6 +88,20 @@ public final class DeploymentTls {
 
     public SSLContext context() {
         return context;
+    }
+
+    /**
+     * A context presenting this party's certificate but trusting what {@code peers} trusts: for a server whose
+     * clients are no parties of the deployment (a gateway's callers, with a CA the operator names).
+     */
+    public SSLContext contextTrusting(TrustManager peers) {
+        try {
+            SSLContext c = SSLContext.getInstance("TLS");
+            c.init(keyManagers, new TrustManager[] {peers}, null);
+            return c;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot set up TLS for " + party + ": " + e.getMessage(), e);
+        }
     }
 
     /** The configured versions and suites; {@code needClientAuth} on a server side that requires certificates. */
@@ -112,6 +128,39 @@ public final class DeploymentTls {
         s.startHandshake();
         handshakes.incrementAndGet();
         return s;
+    }
+
+    /**
+     * {@code plain}, just accepted by an HTTPS server, secured as the server side and its handshake done, client
+     * certificates required as {@code <tls clientCertificates>} says (else asked for: one given is checked). The handshake waits at most
+     * {@code timeoutMillis} for the client. IOException (an {@link javax.net.ssl.SSLException} for a refused
+     * certificate or a client that does not speak TLS, such as a plaintext HTTP request) when it fails; the caller
+     * closes {@code plain}.
+     */
+    public SSLSocket accept(Socket plain, int timeoutMillis) throws IOException {
+        SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket(plain,
+                plain.getInetAddress().getHostAddress(), plain.getPort(), true);
+        s.setUseClientMode(false);
+        SSLParameters p = parameters(config.clientCertificates());
+        if (!config.clientCertificates()) {
+            p.setWantClientAuth(true); // asked for, so that the status page can tell who reads it; checked if given
+        }
+        s.setSSLParameters(p);
+        int before = plain.getSoTimeout();
+        s.setSoTimeout(timeoutMillis);
+        s.startHandshake();
+        s.setSoTimeout(before);
+        handshakes.incrementAndGet();
+        return s;
+    }
+
+    /**
+     * Counts and logs, as a refused certificate is, a peer whose certificate the deployment CA issued but which is not
+     * the party that link expects ({@code problem}: one line naming both); {@code where} is its address.
+     */
+    public void refused(Object where, String problem) {
+        long n = refusals.incrementAndGet();
+        LOG.warn("TLS: {} refused a server ({}): {} [{} refused so far]", party, where, problem, n);
     }
 
     /** An engine for a server side that requires client certificates when {@code needClientAuth}. */

@@ -84,8 +84,8 @@ class ReplicaChannelTlsTest {
                 + "f=\"1\">\n<security profile=\"mac\"/>\n");
         for (int i = 0; i < 4; i++) {
             b.append("<node id=\"").append(i).append("\" name=\"replica").append(i)
-                    .append("\" serviceEndpoint=\"http://127.0.0.1:").append(9100 + i)
-                    .append("/axis2/services/EchoService\" controlEndpoint=\"http://127.0.0.1:").append(9100 + i)
+                    .append("\" serviceEndpoint=\"https://127.0.0.1:").append(9100 + i)
+                    .append("/axis2/services/EchoService\" controlEndpoint=\"https://127.0.0.1:").append(9100 + i)
                     .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(10100 + i)
                     .append("\"/>\n");
         }

@@ -25,9 +25,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "gateway", separator = " ", sortOptions = false, usageHelpWidth = 120,
         description = {
             "Serves the groups of replicas.xml to plain SOAP 1.1/1.2 clients (no WS-RM, no WS-Security): a request "
-                    + "POSTed to http://HOST:PORT/axis2/services/S goes to S's group as client NAME (sequence, "
+                    + "POSTed to http(s)://HOST:PORT/axis2/services/S goes to S's group as client NAME (sequence, "
                     + "NAME's keys, every replica, f+1 vote) and the decided reply comes back; S?wsdl is the "
                     + "service's WSDL with the gateway's address (docs/gateway.md).",
+            "With replicas.xml's <tls> it serves callers over HTTPS with NAME's certificate (--caller-ca to require "
+                    + "theirs); without, plain HTTP, which anybody on the path can read and alter.",
             "Runs beside its callers: whoever reaches it acts as NAME. Prints 'ready gateway HOST:PORT' once it "
                     + "serves; stops on SIGTERM or Ctrl-C.",
             "Exit status: 0 stopped, 1 could not start (the message says why), 2 bad command line."})
@@ -59,6 +61,11 @@ public final class GatewayCommand implements Callable<Integer> {
     @Option(names = "--wsdl", paramLabel = "SERVICE=FILE",
             description = "serve FILE as SERVICE's WSDL (default: fetched from the group's nodes, f+1 identical)")
     Map<String, Path> wsdl = new LinkedHashMap<>();
+
+    @Option(names = "--caller-ca", paramLabel = "FILE",
+            description = "with replicas.xml's <tls>: serve only callers presenting a certificate one of the CAs in FILE"
+                    + " (PEM or DER) issued (default: callers need no certificate)")
+    Path callerCa;
 
     /** The address --listen names; a bad one is refused as a bad command line. */
     InetSocketAddress listenAddress() {
@@ -93,7 +100,7 @@ public final class GatewayCommand implements Callable<Integer> {
         Gateway gateway;
         try {
             gateway = Gateway.start(address, conf, party, threads, wsdl,
-                    NodeRepository.forClient(java.nio.file.Files.createTempDirectory("bftws-gateway-")));
+                    NodeRepository.forClient(java.nio.file.Files.createTempDirectory("bftws-gateway-")), callerCa);
         } catch (ConfigException e) {
             e.problems().forEach(p -> err.println("gateway: " + p));
             err.flush();
@@ -106,7 +113,7 @@ public final class GatewayCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "gateway-shutdown"));
         String authority = address.getHostString() + ":" + gateway.address().getPort();
         for (GroupConfig g : gateway.groups()) {
-            out.println("gateway: http://" + authority + "/axis2/services/" + g.service() + " -> group "
+            out.println("gateway: " + (gateway.https() ? "https://" : "http://") + authority + "/axis2/services/" + g.service() + " -> group "
                     + g.endpoint() + " (" + g.nodes().size() + " nodes, f=" + g.f() + ") as " + party);
         }
         out.println("ready gateway " + authority);

@@ -10,11 +10,20 @@ import org.apache.axis2.transport.http.AxisServlet;
 import org.bftws.axis2.monitoring.HttpAdmissionCounters;
 import org.bftws.axis2.monitoring.StatusServlet;
 import org.bftws.axis2.standalone.AdmissionPolicy;
+import org.bftws.axis2.security.SecurityRuntime;
+import org.bftws.tls.DeploymentTls;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 import org.eclipse.jetty.servlet.ServletHolder;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * One Axis2 node inside a servlet container: Axis2's {@link AxisServlet} at {@code /axis2/services/*} in an embedded
@@ -29,6 +38,7 @@ import org.eclipse.jetty.servlet.ServletHolder;
  * then owns it and terminates it when Jetty destroys the servlet.
  */
 final class JettyNodeServer implements NodeHttpServer {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JettyNodeServer.class);
 
     private final ConfigurationContext context;
     private final Server server;
@@ -52,7 +62,14 @@ final class JettyNodeServer implements NodeHttpServer {
         AdmissionPolicy admission = AdmissionPolicy.of(context, AdmissionPolicy.DEFAULT_WORKERS);
         HttpAdmissionCounters counters = HttpAdmissionCounters.of(context);
         Server server = new Server(new AdmissionThreadPool(admission, counters));
-        ServerConnector connector = new ServerConnector(server);
+        DeploymentTls tls;
+        try {
+            tls = tlsOf(context);
+        } catch (IOException e) {
+            context.terminate();
+            throw e;
+        }
+        ServerConnector connector = tls == null ? new ServerConnector(server) : httpsConnector(server, tls, counters);
         connector.setHost(bind.getHostAddress());
         connector.setPort(port);
         connector.setReuseAddress(true);
@@ -92,6 +109,61 @@ final class JettyNodeServer implements NodeHttpServer {
         }
         return new JettyNodeServer(context, server, axis2,
                 new InetSocketAddress(bind, connector.getLocalPort()));
+    }
+
+    /**
+     * The node's TLS when replicas.xml has {@code <tls>} (the node then serves HTTPS only); an IOException saying what
+     * to set when it has but the node has no party name or keys.
+     */
+    private static DeploymentTls tlsOf(ConfigurationContext context) throws IOException {
+        try {
+            SecurityRuntime security = SecurityRuntime.of(context);
+            if (!security.config().tlsOn()) {
+                return null;
+            }
+            return security.tls().orElseThrow(() -> new IOException("replicas.xml has <tls>, so this node serves "
+                    + "HTTPS, but it has no party name or no keys to present (run ./bftws keygen)"));
+        } catch (RuntimeException e) {
+            throw new IOException("cannot start the node's HTTP server: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * An HTTPS connector with the node's deployment TLS: its party certificate, the configured versions and suites,
+     * client certificates required as {@code <tls clientCertificates>} says (else asked for, so that the status page
+     * can tell who reads it). Handshakes and failed handshakes (a plaintext request, a refused certificate) are counted
+     * in the node's HTTP counters, as on the node's own server.
+     */
+    private static ServerConnector httpsConnector(Server server, DeploymentTls tls, HttpAdmissionCounters counters) {
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setSslContext(tls.context());
+        ssl.setIncludeProtocols(tls.config().protocols().toArray(String[]::new));
+        if (!tls.config().cipherSuites().isEmpty()) {
+            ssl.setIncludeCipherSuites(tls.config().cipherSuites().toArray(String[]::new));
+        }
+        ssl.setNeedClientAuth(tls.config().clientCertificates());
+        ssl.setWantClientAuth(true);
+        ssl.setEndpointIdentificationAlgorithm(null);
+        HttpConfiguration https = new HttpConfiguration();
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        secure.setSniHostCheck(false); // certificates name parties, not hosts
+        https.addCustomizer(secure);
+        ServerConnector connector = new ServerConnector(server, new SslConnectionFactory(ssl,
+                HttpVersion.HTTP_1_1.asString()), new HttpConnectionFactory(https));
+        connector.addBean(new SslHandshakeListener() {
+            @Override
+            public void handshakeSucceeded(Event event) {
+                tls.handshakeCompleted();
+                counters.tlsHandshakes.incrementAndGet();
+            }
+
+            @Override
+            public void handshakeFailed(Event event, Throwable failure) {
+                counters.tlsFailed.incrementAndGet();
+                LOG.info("bftws: refused a connection to the HTTPS port: {}", failure.getMessage());
+            }
+        });
+        return connector;
     }
 
     @Override

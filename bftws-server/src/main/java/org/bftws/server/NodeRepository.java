@@ -85,8 +85,8 @@ public final class NodeRepository {
     }
 
     /**
-     * conf/axis2.xml with the http transport receiver of {@code container}: in a servlet container AxisServlet's
-     * listener, told the port so that Axis2's addresses (the WSDL's endpoint) name it before the first request.
+     * conf/axis2.xml with the http (and https) transport receiver of {@code container}: in a servlet container
+     * AxisServlet's listener, told the port so that Axis2's addresses (the WSDL's endpoint) name it before the first request.
      */
     private static void writeNodeAxis2Xml(Path dir, NodeContainer container, int port) throws IOException {
         if (container == NodeContainer.SIMPLE) {
@@ -99,6 +99,10 @@ public final class NodeRepository {
         }
         Files.writeString(axis2Xml(dir), xml.substring(0, receiver.start())
                 + "<transportReceiver name=\"http\" class=\"" + container.receiver() + "\">\n"
+                + "        <parameter name=\"port\">" + port + "</parameter>\n"
+                + "    </transportReceiver>\n"
+                // AxisServlet serves a scheme only with a listener of that name: https when replicas.xml has <tls>
+                + "    <transportReceiver name=\"https\" class=\"" + container.receiver() + "\">\n"
                 + "        <parameter name=\"port\">" + port + "</parameter>\n"
                 + "    </transportReceiver>" + xml.substring(receiver.end()));
     }

@@ -50,7 +50,7 @@ record ReplicaNode(Path configFile, GroupConfig group, NodeConfig node, InetAddr
         if (options.name() != null && options.group() == null && config.groupsOfNode(options.name()).size() > 1) {
             List<ReplicaNode> all = new java.util.ArrayList<>();
             for (GroupConfig group : config.groupsOfNode(options.name())) {
-                all.add(select(file, group, options));
+                all.add(select(file, group, options, config.tlsOn()));
             }
             return all;
         }
@@ -58,10 +58,10 @@ record ReplicaNode(Path configFile, GroupConfig group, NodeConfig node, InetAddr
         GroupConfig group = options.name() != null && config.groups().size() > 1
                 ? config.groupOfNode(options.name(), options.group()).orElseGet(() -> group(config, options.group(), file))
                 : group(config, options.group(), file);
-        return List.of(select(file, group, options));
+        return List.of(select(file, group, options, config.tlsOn()));
     }
 
-    private static ReplicaNode select(Path file, GroupConfig group, ReplicaOptions options) {
+    private static ReplicaNode select(Path file, GroupConfig group, ReplicaOptions options, boolean tls) {
         NodeConfig node = node(group, options);
         if (group.security().needsKeys()) {
             // again, now requiring this node's keystore and the truststore: the error then says to run keygen
@@ -69,12 +69,20 @@ record ReplicaNode(Path configFile, GroupConfig group, NodeConfig node, InetAddr
         }
         URI service = node.serviceEndpoint();
         URI control = node.controlEndpoint();
-        if (!"http".equalsIgnoreCase(service.getScheme()) || service.getHost() == null) {
+        String scheme = tls ? "https" : "http";
+        if (!scheme.equalsIgnoreCase(service.getScheme()) || service.getHost() == null) {
             throw new IllegalArgumentException("<node name=\"" + node.name() + "\"> serviceEndpoint " + service
-                    + " is not an http://HOST:PORT/... address (only HTTP is supported)");
+                    + " is not an " + scheme + "://HOST:PORT/... address" + (tls
+                    ? ": replicas.xml has <tls>, so every node serves HTTPS; write its endpoints with https://"
+                    : ": replicas.xml has no <tls>, so nodes serve plain HTTP (add <tls/> for HTTPS)"));
         }
-        int port = service.getPort() < 0 ? 80 : service.getPort();
-        int controlPort = control.getPort() < 0 ? 80 : control.getPort();
+        if (!scheme.equalsIgnoreCase(control.getScheme())) {
+            throw new IllegalArgumentException("<node name=\"" + node.name() + "\"> controlEndpoint " + control
+                    + " must be an " + scheme + ":// address like its serviceEndpoint");
+        }
+        int defaultPort = tls ? 443 : 80;
+        int port = service.getPort() < 0 ? defaultPort : service.getPort();
+        int controlPort = control.getPort() < 0 ? defaultPort : control.getPort();
         if (!service.getHost().equalsIgnoreCase(String.valueOf(control.getHost())) || port != controlPort) {
             throw new IllegalArgumentException("<node name=\"" + node.name() + "\"> has its serviceEndpoint on "
                     + service.getHost() + ":" + port + " but its controlEndpoint on " + control.getHost() + ":"

@@ -44,13 +44,29 @@ final class EchoGroup implements AutoCloseable {
 
     /** The group with each replica served by {@code container} (Axis2's SimpleHTTPServer or AxisServlet in Jetty). */
     EchoGroup(Path dir, boolean byzantineReplica3, NodeContainer container) throws IOException {
+        this(dir, byzantineReplica3, container, false, "binary");
+    }
+
+    /**
+     * ... over TLS when {@code tls} (replicas.xml's {@code <tls/>}, https:// endpoints), the replicas exchanging PBFT
+     * messages over {@code replicaChannel} (binary or soap).
+     */
+    EchoGroup(Path dir, boolean byzantineReplica3, NodeContainer container, boolean tls, String replicaChannel)
+            throws IOException {
         ports = freePorts(8);
-        replicasXml = write(dir, Arrays.copyOf(ports, 4), Arrays.copyOfRange(ports, 4, 8));
+        replicasXml = write(dir, Arrays.copyOf(ports, 4), Arrays.copyOfRange(ports, 4, 8), tls, replicaChannel);
         try {
             for (int i = 0; i < 4; i++) {
                 String name = "replica" + i;
                 Path repo = NodeRepository.forNode(dir.resolve(name), container, ports[i]);
                 EchoServiceArchive.writeTo(repo.resolve("services"));
+                if (tls) {
+                    // over TLS, the status pages are client1's to read (ReplicasOverHttpsTest)
+                    Path axis2 = NodeRepository.axis2Xml(repo);
+                    Files.writeString(axis2, Files.readString(axis2).replace("<module ref=\"bftws\"/>",
+                            "<module ref=\"bftws\"/><moduleConfig name=\"bftws\"><parameter name=\"statusReaders\">"
+                                    + "client1</parameter></moduleConfig>"));
+                }
                 ConfigurationContext ctx = BftwsConfigurator.context(repo, NodeRepository.axis2Xml(repo),
                         replicasXml, name);
                 if (i == 3 && byzantineReplica3) {
@@ -68,6 +84,11 @@ final class EchoGroup implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** Replica {@code i}'s engine. */
+    ConfigurationContext context(int i) {
+        return servers.get(i).context();
     }
 
     /** The HTTP port of replica {@code i}. */
@@ -92,17 +113,20 @@ final class EchoGroup implements AutoCloseable {
         }
     }
 
-    private static Path write(Path dir, int[] echo, int[] ghost) throws IOException {
+    private static Path write(Path dir, int[] echo, int[] ghost, boolean tls, String replicaChannel)
+            throws IOException {
         List<Integer> taken = new ArrayList<>(Arrays.stream(echo).boxed().toList());
         taken.addAll(Arrays.stream(ghost).boxed().toList());
         int[] channels = NodeServer.freePortsAvoiding(8, taken);
         StringBuilder b = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"
-                + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n");
+                + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n" + (tls ? "<tls/>\n" : ""));
+        String scheme = tls ? "https" : "http";
         group(b, "EchoService", GROUP, "replica", echo, Arrays.copyOf(channels, 4),
-                "<protocol clientTimeout=\"5s\"/>");
+                "<protocol clientTimeout=\"5s\"/>", scheme, replicaChannel);
         // nobody listens there: a call is refused at once by every node, the short schedule gives up soon
         group(b, "GhostService", GHOST, "ghost", ghost, Arrays.copyOfRange(channels, 4, 8),
-                "<protocol clientTimeout=\"1s\" retransmissionInterval=\"100ms\" maxRetransmissions=\"1\"/>");
+                "<protocol clientTimeout=\"1s\" retransmissionInterval=\"100ms\" maxRetransmissions=\"1\"/>",
+                scheme, "binary");
         b.append("<client name=\"client1\"/>\n</replicas>\n");
         Files.createDirectories(dir);
         Path file = Files.writeString(dir.resolve("replicas.xml"), b);
@@ -111,11 +135,12 @@ final class EchoGroup implements AutoCloseable {
     }
 
     private static void group(StringBuilder b, String service, String endpoint, String prefix, int[] ports,
-                              int[] channels, String protocol) {
+                              int[] channels, String protocol, String scheme, String replicaChannel) {
         b.append("<group service=\"").append(service).append("\" endpoint=\"").append(endpoint)
-                .append("\" f=\"1\">\n<security profile=\"mac\"/>\n").append(protocol).append('\n');
+                .append("\" f=\"1\" replicaChannel=\"").append(replicaChannel)
+                .append("\">\n<security profile=\"mac\"/>\n").append(protocol).append('\n');
         for (int i = 0; i < ports.length; i++) {
-            String base = "http://127.0.0.1:" + ports[i] + "/axis2/services/";
+            String base = scheme + "://127.0.0.1:" + ports[i] + "/axis2/services/";
             b.append("<node id=\"").append(i).append("\" name=\"").append(prefix).append(i)
                     .append("\" serviceEndpoint=\"").append(base).append(service)
                     .append("\" controlEndpoint=\"").append(base).append("BftControl\" channelEndpoint=\"tcp://127.0.0.1:")

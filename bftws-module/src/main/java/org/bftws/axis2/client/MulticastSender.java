@@ -31,6 +31,11 @@ import org.apache.axis2.kernel.http.HTTPConstants;
 import org.apache.axis2.util.MessageProcessorSelector;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.apache.http.client.config.RequestConfig;
+import org.apache.http.config.RegistryBuilder;
+import org.apache.http.conn.socket.ConnectionSocketFactory;
+import org.apache.http.conn.socket.LayeredConnectionSocketFactory;
+import org.apache.http.conn.socket.PlainConnectionSocketFactory;
+import org.apache.http.conn.ssl.SSLConnectionSocketFactory;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.impl.client.HttpClients;
 import org.apache.http.impl.conn.PoolingHttpClientConnectionManager;
@@ -78,7 +83,7 @@ public final class MulticastSender extends AbstractHandler implements TransportS
     public static final int DEFAULT_CALLS_AT_ONCE = CallsInFlight.DEFAULT_LIMIT;
 
     private final TransportOutDescription description = new TransportOutDescription("bftws-multicast");
-    private final PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager();
+    private final PoolingHttpClientConnectionManager pool;
     private volatile CallsInFlight calls = new CallsInFlight(CallsInFlight.DEFAULT_LIMIT);
     private final ExecutorService nodes = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "bftws-multicast");
@@ -101,6 +106,19 @@ public final class MulticastSender extends AbstractHandler implements TransportS
 
     public MulticastSender(RmCounters counters, Backoff backoff, long attemptTimeoutMillis,
                            BiFunction<Target, MessageContext, ReplyCollector> collectors, VotingCounters readCounters) {
+        this(counters, backoff, attemptTimeoutMillis, collectors, readCounters,
+                SSLConnectionSocketFactory.getSocketFactory());
+    }
+
+    /**
+     * @param https how {@code https://} connections are opened: the party's deployment TLS when replicas.xml has
+     *              {@code <tls>} (BftwsNode), else JSSE's defaults (the system's trust store, hostname verification)
+     */
+    public MulticastSender(RmCounters counters, Backoff backoff, long attemptTimeoutMillis,
+                           BiFunction<Target, MessageContext, ReplyCollector> collectors, VotingCounters readCounters,
+                           LayeredConnectionSocketFactory https) {
+        this.pool = new PoolingHttpClientConnectionManager(RegistryBuilder.<ConnectionSocketFactory>create()
+                .register("http", PlainConnectionSocketFactory.getSocketFactory()).register("https", https).build());
         this.counters = counters;
         this.collectors = collectors;
         this.readCounters = readCounters;

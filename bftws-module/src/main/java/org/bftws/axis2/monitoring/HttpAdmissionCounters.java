@@ -47,6 +47,13 @@ public final class HttpAdmissionCounters {
     public final AtomicLong refusedQueueFull = new AtomicLong();
     /** Connections closed unread because they waited for a worker longer than staleConnectionAfter. */
     public final AtomicLong staleDropped = new AtomicLong();
+    /**
+     * Connections to an HTTPS port closed because their TLS handshake failed: a plaintext request, a certificate the
+     * node refused (the log names the party and why), no client certificate where one is required, no common version.
+     */
+    public final AtomicLong tlsFailed = new AtomicLong();
+    /** TLS handshakes an HTTPS port completed: one per connection, never per request (keep-alive). */
+    public final AtomicLong tlsHandshakes = new AtomicLong();
     private volatile Queue queue = NONE;
 
     /** The counters of the node of {@code context}, created on first use. */
@@ -83,12 +90,14 @@ public final class HttpAdmissionCounters {
         m.put("connections served", served.get());
         m.put("connections refused: queue full", refusedQueueFull.get());
         m.put("stale connections dropped", staleDropped.get());
+        m.put("connections refused: TLS handshake failed", tlsFailed.get());
+        m.put("TLS handshakes", tlsHandshakes.get());
         return m;
     }
 
     @Override
     public String toString() {
         return "served=" + served + " refusedQueueFull=" + refusedQueueFull + " staleDropped=" + staleDropped
-                + " queued=" + queuedConnections();
+                + " tlsFailed=" + tlsFailed + " tlsHandshakes=" + tlsHandshakes + " queued=" + queuedConnections();
     }
 }

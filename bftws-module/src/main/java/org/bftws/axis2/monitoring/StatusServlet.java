@@ -37,7 +37,33 @@ public final class StatusServlet extends HttpServlet {
     /** Prometheus' text exposition format. */
     public static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
+    /**
+     * The node's property holding a {@code Predicate<String>} of the parties (client certificate names) that may read
+     * the page, when the bftws setting {@code statusReaders} restricts it; absent, whoever reaches it reads it.
+     */
+    public static final String READERS_PROPERTY = "org.bftws.axis2.monitoring.statusReaders";
+
+    /** The common name on the request's TLS client certificate, or null. */
+    private static String clientParty(HttpServletRequest request) {
+        if (!(request.getAttribute("javax.servlet.request.X509Certificate")
+                instanceof java.security.cert.X509Certificate[] chain) || chain.length == 0) {
+            return null;
+        }
+        try {
+            for (javax.naming.ldap.Rdn rdn : new javax.naming.ldap.LdapName(
+                    chain[0].getSubjectX500Principal().getName()).getRdns()) {
+                if ("CN".equalsIgnoreCase(rdn.getType())) {
+                    return String.valueOf(rdn.getValue());
+                }
+            }
+        } catch (javax.naming.InvalidNameException e) {
+            return null;
+        }
+        return null;
+    }
+
     @Override
+    @SuppressWarnings("unchecked") // the module sets READERS_PROPERTY to a Predicate<String>
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Object node = getServletContext().getAttribute(AxisServlet.CONFIGURATION_CONTEXT);
         if (!(node instanceof ConfigurationContext configuration)) {
@@ -50,6 +76,14 @@ public final class StatusServlet extends HttpServlet {
         if (!(configuration.getProperty(metrics ? METRICS_PROPERTY : STATUS_PROPERTY) instanceof Supplier<?> status)) {
             answer(response, 503, "text/plain; charset=utf-8", "bftws: the bftws module is not deployed on this"
                     + " Axis2 node (or failed to start: see the node's log)\n");
+            return;
+        }
+        if (configuration.getProperty(READERS_PROPERTY) instanceof java.util.function.Predicate<?> readers
+                && !((java.util.function.Predicate<String>) readers).test(clientParty(request))) {
+            String party = clientParty(request);
+            answer(response, 403, "text/plain; charset=utf-8", "bftws: the status page is for the parties the setting"
+                    + " statusReaders names; this request's certificate names " + (party == null ? "nobody" : party)
+                    + "\n");
             return;
         }
         String json;

@@ -32,6 +32,7 @@ public final class StatusWorker implements Worker {
     private final Worker services = new HTTPWorker();
 
     @Override
+    @SuppressWarnings("unchecked") // the module sets READERS_PROPERTY to a Predicate<String>
     public void service(AxisHttpRequest request, AxisHttpResponse response, MessageContext context)
             throws HttpException, IOException {
         String path = path(request.getRequestURI());
@@ -45,6 +46,13 @@ public final class StatusWorker implements Worker {
         } else if (!"GET".equals(request.getMethod())) {
             response.addHeader("Allow", "GET");
             answer(response, 405, "text/plain; charset=utf-8", "bftws: " + path + " is read-only: GET it\n");
+        } else if (context.getConfigurationContext().getProperty(StatusServlet.READERS_PROPERTY)
+                instanceof java.util.function.Predicate<?> readers
+                && !((java.util.function.Predicate<String>) readers).test(StatusReaders.connectionParty())) {
+            String party = StatusReaders.connectionParty();
+            answer(response, 403, "text/plain; charset=utf-8", "bftws: " + path + " is for the parties the setting "
+                    + StatusReaders.SETTING + " names; this connection's certificate names "
+                    + (party == null ? "nobody" : party) + "\n");
         } else if (path.equals(METRICS)) {
             answer(response, 200, StatusServlet.METRICS_TYPE,
                     Monitoring.of(context.getConfigurationContext()).metrics());

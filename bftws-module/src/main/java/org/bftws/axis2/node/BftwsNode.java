@@ -12,6 +12,7 @@ import org.bftws.axis2.ordering.BftReplica;
 import org.bftws.axis2.client.MulticastSender;
 import org.bftws.axis2.client.ReplyVoting;
 import org.bftws.axis2.rm.RmSource;
+import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.rm.Backoff;
 
 /**
@@ -52,9 +53,27 @@ public final class BftwsNode {
         this.destination = new RmDestination(settings, counters, timer);
         this.voting = new ReplyVoting(settings.replicas());
         this.sender = new MulticastSender(counters, Backoff.of(settings.retransmission(), settings.maxRetransmissions()),
-                settings.attemptTimeout().toMillis(), voting::collectorFor, voting.counters());
+                settings.attemptTimeout().toMillis(), voting::collectorFor, voting.counters(), https(configuration,
+                        settings.replicas(), (int) Math.min(Integer.MAX_VALUE, settings.attemptTimeout().toMillis())));
         this.source = new RmSource(configuration, settings.replicas(), settings.attemptTimeout().toMillis()
                 * (settings.maxRetransmissions() + 2L));
+    }
+
+    /**
+     * How this node's client role opens {@code https://} connections: with replicas.xml's {@code <tls>}, as its party
+     * (its certificate, the deployment CA, the node replicas.xml puts at the address); without, JSSE's defaults.
+     */
+    private static org.apache.http.conn.socket.LayeredConnectionSocketFactory https(ConfigurationContext configuration,
+                                                                                   org.bftws.config.ReplicasConfig replicas,
+                                                                                   int handshakeMillis) {
+        if (!replicas.tlsOn()) {
+            return org.apache.http.conn.ssl.SSLConnectionSocketFactory.getSocketFactory();
+        }
+        org.bftws.tls.HttpsPeers peers = org.bftws.tls.HttpsPeers.of(replicas);
+        return new org.bftws.tls.HttpsClientSockets(() -> SecurityRuntime.of(configuration).tls().orElseThrow(
+                () -> new IllegalStateException("replicas.xml has <tls>, but this node has no party name or no keys "
+                        + "to present (set the bftws module parameter 'party' and run ./bftws keygen)")), () -> peers,
+                handshakeMillis);
     }
 
     /** The node of {@code configuration}; the module creates it when Axis2 initialises the module. */

@@ -15,6 +15,9 @@ import org.apache.axis2.transport.http.server.IOProcessor;
 import org.apache.axis2.transport.http.server.WorkerFactory;
 import org.apache.http.params.HttpParams;
 import org.bftws.axis2.monitoring.HttpAdmissionCounters;
+import org.bftws.axis2.security.SecurityRuntime;
+import org.bftws.tls.DeploymentTls;
+import org.bftws.axis2.monitoring.StatusReaders;
 import org.bftws.axis2.monitoring.StatusWorkerFactory;
 
 /**
@@ -32,7 +35,12 @@ import org.bftws.axis2.monitoring.StatusWorkerFactory;
 @SuppressWarnings("deprecation") // HttpParams: deprecated in HttpCore 4, but part of Axis2 1.8.2's factory API
 public class AdmittingHttpFactory extends HttpFactory {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AdmittingHttpFactory.class);
+    /** How long a client has to complete the TLS handshake. */
+    static final int HANDSHAKE_MILLIS = 10_000;
+
     private final InetAddress bindAddress;
+    private final DeploymentTls tls;
     private volatile HttpConnectionManager manager;
     private volatile HttpParams params;
     private volatile HttpAdmission admission;
@@ -50,13 +58,38 @@ public class AdmittingHttpFactory extends HttpFactory {
                                 WorkerFactory workers) throws AxisFault {
         super(context, port, workers);
         this.bindAddress = bindAddress;
+        this.tls = tlsOf(context);
+    }
+
+    /**
+     * The node's TLS when replicas.xml has {@code <tls>}: the server then speaks HTTPS only. AxisFault when it has, but
+     * the node has no party name or keys to present.
+     */
+    private static DeploymentTls tlsOf(ConfigurationContext context) throws AxisFault {
+        SecurityRuntime security;
+        try {
+            security = SecurityRuntime.of(context);
+            if (!security.config().tlsOn()) {
+                return null;
+            }
+            return security.tls().orElseThrow(() -> new IllegalStateException("replicas.xml has <tls>, so this node"
+                    + " serves HTTPS, but it has no party name or no keys to present (set the bftws module parameter"
+                    + " 'party' and run ./bftws keygen)"));
+        } catch (RuntimeException e) {
+            throw new AxisFault("bftws: cannot start the node's HTTP server: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether this server speaks HTTPS (replicas.xml has {@code <tls>}). */
+    public boolean https() {
+        return tls != null;
     }
 
     @Override
     public ExecutorService newRequestExecutor(int port) {
         AdmissionPolicy policy = AdmissionPolicy.of(getConfigurationContext(), getRequestCoreThreadPoolSize());
         HttpAdmission a = new HttpAdmission(policy, HttpAdmissionCounters.of(getConfigurationContext()),
-                this::serve, "HttpConnection-" + port);
+                this::serve, "HttpConnection-" + port, tls != null);
         admission = a;
         return a.executor();
     }
@@ -81,9 +114,33 @@ public class AdmittingHttpFactory extends HttpFactory {
         return l;
     }
 
-    /** A worker's part: Axis2's HTTP service on the connection, until it closes. */
+    /**
+     * A worker's part: Axis2's HTTP service on the connection, until it closes; on an HTTPS server after the TLS
+     * handshake, which a connection that does not complete it (plaintext HTTP, a refused certificate) does not pass:
+     * it is counted ({@link HttpAdmissionCounters#tlsFailed}) and closed, nothing else touched.
+     */
     private void serve(java.net.Socket socket) throws IOException {
-        manager.process(new AxisHttpConnectionImpl(socket, params));
+        java.net.Socket connection = socket;
+        if (tls != null) {
+            HttpAdmissionCounters counters = HttpAdmissionCounters.of(getConfigurationContext());
+            try {
+                connection = tls.accept(socket, HANDSHAKE_MILLIS);
+            } catch (IOException e) {
+                counters.tlsFailed.incrementAndGet();
+                LOG.info("bftws: refused the connection from {} to the HTTPS port: {}",
+                        socket.getRemoteSocketAddress(), e.getMessage());
+                socket.close();
+                return;
+            }
+            counters.tlsHandshakes.incrementAndGet();
+        }
+        AxisHttpConnectionImpl http = new AxisHttpConnectionImpl(connection, params);
+        if (connection instanceof javax.net.ssl.SSLSocket s) {
+            // the status page knows who reads it by the client certificate (the setting statusReaders)
+            StatusReaders.asConnectionOf(DeploymentTls.peerName(s.getSession()), () -> manager.process(http));
+        } else {
+            manager.process(http);
+        }
     }
 
     /** The admission of the server this factory built (null before the server was initialised). */

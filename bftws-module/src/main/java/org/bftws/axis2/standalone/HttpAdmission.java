@@ -57,12 +57,23 @@ public final class HttpAdmission {
     }
 
     private final AdmissionPolicy policy;
+    private final boolean tls;
     private final HttpAdmissionCounters counters;
     private final Service service;
     private final Executor executor;
 
     /** @param name the prefix of the workers' thread names */
     public HttpAdmission(AdmissionPolicy policy, HttpAdmissionCounters counters, Service service, String name) {
+        this(policy, counters, service, name, false);
+    }
+
+    /**
+     * @param tls whether the port speaks HTTPS: a connection refused for a full queue is then closed without the
+     *            plaintext 503, which a TLS client could not read (it retries as it would after the 503)
+     */
+    public HttpAdmission(AdmissionPolicy policy, HttpAdmissionCounters counters, Service service, String name,
+                         boolean tls) {
+        this.tls = tls;
         this.policy = policy;
         this.counters = counters;
         this.service = service;
@@ -132,6 +143,10 @@ public final class HttpAdmission {
         /** The queue is full (or the server stops): the constant 503, then close; never waits on the client. */
         void refuse() {
             counters.refusedQueueFull.incrementAndGet();
+            if (tls) {
+                closeQuietly(socket);
+                return;
+            }
             try {
                 OutputStream out = socket.getOutputStream();
                 out.write(BUSY);

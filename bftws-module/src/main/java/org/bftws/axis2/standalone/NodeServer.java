@@ -21,11 +21,13 @@ public final class NodeServer implements AutoCloseable {
     private final ConfigurationContext context;
     private final SimpleHTTPServer server;
     private final int port;
+    private final boolean https;
 
-    private NodeServer(ConfigurationContext context, SimpleHTTPServer server, int port) {
+    private NodeServer(ConfigurationContext context, SimpleHTTPServer server, int port, boolean https) {
         this.context = context;
         this.server = server;
         this.port = port;
+        this.https = https;
     }
 
     /** Starts a node; {@code port} 0 picks a free one. */
@@ -43,9 +45,10 @@ public final class NodeServer implements AutoCloseable {
     public static NodeServer serve(ConfigurationContext ctx, int port) throws IOException {
         int p = port == 0 ? freePort() : port;
         // Axis2's server with the module's status page (/bftws/status) next to the services, on every interface
-        AdmittingHttpFactory factory = new AdmittingHttpFactory(ctx, new InetSocketAddress(0).getAddress(), p);
+        AdmittingHttpFactory factory;
         SimpleHTTPServer server;
         try {
+            factory = new AdmittingHttpFactory(ctx, new InetSocketAddress(0).getAddress(), p);
             server = new SimpleHTTPServer(factory);
             server.start();
         } catch (AxisFault | RuntimeException e) {
@@ -58,7 +61,7 @@ public final class NodeServer implements AutoCloseable {
             ctx.terminate();
             throw new IOException("cannot listen on port " + p + ": " + failure.getMessage(), failure);
         }
-        return new NodeServer(ctx, server, p);
+        return new NodeServer(ctx, server, p, factory.https());
     }
 
     public static int freePort() throws IOException {
@@ -103,9 +106,14 @@ public final class NodeServer implements AutoCloseable {
         return port;
     }
 
-    /** http://127.0.0.1:port/axis2/services/{service} */
+    /** Whether the node serves HTTPS (replicas.xml has {@code <tls>}). */
+    public boolean https() {
+        return https;
+    }
+
+    /** http://127.0.0.1:port/axis2/services/{service} (https:// when the node serves HTTPS) */
     public String endpoint(String service) {
-        return "http://127.0.0.1:" + port + "/axis2/services/" + service;
+        return (https ? "https" : "http") + "://127.0.0.1:" + port + "/axis2/services/" + service;
     }
 
     @Override

@@ -114,6 +114,22 @@ final class BftTestGroup implements AutoCloseable {
     static BftTestGroup start(Path dir, String profile, String protocol, int byzantine,
                               Class<? extends org.apache.axis2.handlers.AbstractHandler> byzantineHandler,
                               boolean durable, String configuration, ReplicaChannelKind channel) throws Exception {
+        return start(dir, profile, protocol, byzantine, byzantineHandler, durable, configuration, channel, false);
+    }
+
+    /**
+     * Four replicas (Configuration I) with security {@code profile} over TLS (replicas.xml's {@code <tls/>}): HTTPS
+     * endpoints on the nodes' own server, the PBFT messages over {@code channel} (binary over TLS, or SOAP over HTTPS).
+     */
+    static BftTestGroup startTls(Path dir, String profile, String protocol, ReplicaChannelKind channel)
+            throws Exception {
+        return start(dir, profile, protocol, -1, WrongRepliesHandler.class, false, "I", channel, true);
+    }
+
+    static BftTestGroup start(Path dir, String profile, String protocol, int byzantine,
+                              Class<? extends org.apache.axis2.handlers.AbstractHandler> byzantineHandler,
+                              boolean durable, String configuration, ReplicaChannelKind channel, boolean tls)
+            throws Exception {
         java.util.List<String> roles = roles(configuration);
         int n = roles.size();
         int[] ports = NodeServer.freePorts(2 * n); // HTTP, then the binary channels
@@ -121,7 +137,7 @@ final class BftTestGroup implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             names.add(roles.get(i).equals("execute") ? "exec" + (i - 4) : "replica" + i);
         }
-        Path xml = writeReplicasXml(dir, profile, protocol, ports, durable, configuration, roles, names, channel);
+        Path xml = writeReplicasXml(dir, profile, protocol, ports, durable, configuration, roles, names, channel, tls);
         if (!"none".equals(profile)) {
             new KeyGenerator(ReplicasConfigReader.read(xml, KeyFileCheck.none()), false).run();
         }
@@ -168,10 +184,11 @@ final class BftTestGroup implements AutoCloseable {
 
     private static Path writeReplicasXml(Path dir, String profile, String protocol, int[] ports, boolean durable,
                                          String configuration, java.util.List<String> roles, java.util.List<String> names,
-                                         ReplicaChannelKind channel) throws IOException {
+                                         ReplicaChannelKind channel, boolean tls) throws IOException {
         int n = names.size();
+        String scheme = tls ? "https" : "http";
         StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<replicas xmlns=\"urn:bftws:replicas:1\">\n"
-                + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
+                + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n" + (tls ? "<tls/>\n" : "")
                 + "<group service=\"EchoService\" endpoint=\"" + GROUP_ENDPOINT + "\" f=\"1\" configuration=\""
                 + configuration + "\"" + (durable ? " dataDirectory=\"data\"" : "") + " replicaChannel=\""
                 + channel.name().toLowerCase(java.util.Locale.ROOT) + "\">\n"
@@ -180,8 +197,9 @@ final class BftTestGroup implements AutoCloseable {
             int id = roles.get(i).equals("execute") ? i - 4 : i;
             b.append("<node id=\"").append(id).append("\" name=\"").append(names.get(i))
                     .append("\" role=\"").append(roles.get(i))
-                    .append("\" serviceEndpoint=\"http://127.0.0.1:").append(ports[i])
-                    .append("/axis2/services/EchoService\" controlEndpoint=\"http://127.0.0.1:").append(ports[i])
+                    .append("\" serviceEndpoint=\"").append(scheme).append("://127.0.0.1:").append(ports[i])
+                    .append("/axis2/services/EchoService\" controlEndpoint=\"").append(scheme).append("://127.0.0.1:")
+                    .append(ports[i])
                     .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:").append(ports[n + i])
                     .append("\"/>\n");
         }
@@ -207,7 +225,10 @@ final class BftTestGroup implements AutoCloseable {
         String xml = Files.readString(AXIS2_XML).replace("<module ref=\"bftws\"/>",
                 "<module ref=\"bftws\"/>\n<moduleConfig name=\"bftws\"><parameter name=\"replicasConfig\">"
                         + replicasXml + "</parameter><parameter name=\"party\">" + party + "</parameter>"
-                        + "<parameter name=\"holdTimeoutMillis\">20000</parameter></moduleConfig>");
+                        + "<parameter name=\"holdTimeoutMillis\">20000</parameter>"
+                        // over TLS, the status pages are client1's to read (ConfigurationIOverTlsTest)
+                        + (Files.readString(replicasXml).contains("<tls/>")
+                        ? "<parameter name=\"statusReaders\">client1</parameter>" : "") + "</moduleConfig>");
         Path file = dir.resolve("axis2-" + party + ".xml");
         Files.writeString(file, xml);
         return file;

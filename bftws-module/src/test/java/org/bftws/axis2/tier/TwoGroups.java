@@ -42,6 +42,7 @@ final class TwoGroups implements AutoCloseable {
     final List<ConfigurationContext> nodes = new ArrayList<>();
     private final List<ConfigurationContext> clients = new ArrayList<>();
     private final String previousBackend;
+    private final boolean tls;
 
     /** Starts both groups; {@code extra}, when not null, joins relay {@code byzantine}'s MessageOut phase. */
     TwoGroups(Path dir, int byzantine, Handler extra) throws Exception {
@@ -50,12 +51,23 @@ final class TwoGroups implements AutoCloseable {
 
     /** As above; {@code protocol} adds attributes to both groups' {@code <protocol>} element. */
     TwoGroups(Path dir, int byzantine, Handler extra, String protocol) throws Exception {
+        this(dir, byzantine, extra, protocol, false);
+    }
+
+    /**
+     * As above, over TLS when {@code tls}: replicas.xml's {@code <tls/>}, https:// endpoints, every node serving HTTPS
+     * on its own server (the module's admitting server), so nested calls go over HTTPS between the groups.
+     */
+    TwoGroups(Path dir, int byzantine, Handler extra, String protocol, boolean tls) throws Exception {
         this.dir = dir;
+        this.tls = tls;
         this.ports = NodeServer.freePorts(16); // HTTP 0..7, binary channels 8..15
         StringBuilder b = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"
-                + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n");
-        group(b, "EchoRelayService", RELAY, "relay", ports, 0, "", protocol);
-        group(b, "EchoService", BACKEND, "backend", ports, 4, "<caller group=\"EchoRelayService\"/>\n", protocol);
+                + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n" + (tls ? "<tls/>\n" : ""));
+        String scheme = tls ? "https" : "http";
+        group(b, "EchoRelayService", RELAY, "relay", ports, 0, "", protocol, scheme);
+        group(b, "EchoService", BACKEND, "backend", ports, 4, "<caller group=\"EchoRelayService\"/>\n", protocol,
+                scheme);
         b.append("<client name=\"client1\"/>\n</replicas>\n");
         replicasXml = Files.writeString(dir.resolve("replicas.xml"), b);
         new KeyGenerator(ReplicasConfigReader.read(replicasXml, KeyFileCheck.none()), false).run();
@@ -73,9 +85,7 @@ final class TwoGroups implements AutoCloseable {
                     }
                 }
                 nodes.add(ctx);
-                SimpleHTTPServer server = new SimpleHTTPServer(ctx, ports[i]);
-                server.start();
-                servers.add(server);
+                servers.add(serve(ctx, ports[i]));
             }
             for (ConfigurationContext ctx : nodes) {
                 awaitReplica(ctx);
@@ -84,6 +94,14 @@ final class TwoGroups implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** Axis2's server for {@code ctx} on {@code port}; over TLS the module's admitting one, which serves HTTPS. */
+    private SimpleHTTPServer serve(ConfigurationContext ctx, int port) throws IOException {
+        SimpleHTTPServer server = tls ? new SimpleHTTPServer(new org.bftws.axis2.standalone.AdmittingHttpFactory(ctx,
+                java.net.InetAddress.getLoopbackAddress(), port)) : new SimpleHTTPServer(ctx, port);
+        server.start();
+        return server;
     }
 
     private static void awaitReplica(ConfigurationContext ctx) throws InterruptedException {
@@ -106,22 +124,21 @@ final class TwoGroups implements AutoCloseable {
         ConfigurationContext ctx = BftwsConfigurator.context(
                 repository(dir.resolve(party + "-restart" + ++restarts), true), AXIS2_XML, replicasXml, party);
         nodes.set(i, ctx);
-        SimpleHTTPServer server = new SimpleHTTPServer(ctx, ports[i]);
-        server.start();
-        servers.set(i, server);
+        servers.set(i, serve(ctx, ports[i]));
         awaitReplica(ctx);
     }
 
     private static void group(StringBuilder b, String service, String endpoint, String prefix, int[] ports, int first,
-                              String callers, String protocol) {
+                              String callers, String protocol, String scheme) {
         b.append("<group service=\"").append(service).append("\" endpoint=\"").append(endpoint).append("\" f=\"1\">\n")
                 .append("<security profile=\"mac\"/>\n<protocol batchMaxDelay=\"1ms\" viewChangeTimeout=\"5s\" "
                         + "retransmissionInterval=\"200ms\" clientTimeout=\"3s\"").append(protocol).append("/>\n");
         for (int i = 0; i < 4; i++) {
             int port = ports[first + i];
             b.append("<node id=\"").append(i).append("\" name=\"").append(prefix).append(i)
-                    .append("\" serviceEndpoint=\"http://127.0.0.1:").append(port).append("/axis2/services/")
-                    .append(service).append("\" controlEndpoint=\"http://127.0.0.1:").append(port)
+                    .append("\" serviceEndpoint=\"").append(scheme).append("://127.0.0.1:").append(port)
+                    .append("/axis2/services/").append(service).append("\" controlEndpoint=\"").append(scheme)
+                    .append("://127.0.0.1:").append(port)
                     .append("/axis2/services/BftControl\" channelEndpoint=\"tcp://127.0.0.1:")
                     .append(ports[8 + first + i]).append("\"/>\n");
         }

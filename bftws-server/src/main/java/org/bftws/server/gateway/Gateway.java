@@ -23,6 +23,13 @@ import org.bftws.config.ReplicasConfig;
 import org.bftws.config.ReplicasConfigReader;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import org.bftws.axis2.security.SecurityRuntime;
+import org.bftws.tls.DeploymentTls;
 
 /**
  * A voting gateway: plain SOAP 1.1 and 1.2 callers on one side, the groups of a replicas.xml on the other. It is a
@@ -67,6 +74,17 @@ public final class Gateway implements AutoCloseable {
      */
     public static Gateway start(InetSocketAddress listen, Path conf, String party, int threads, Map<String, Path> wsdl,
                                 Path repository) throws IOException {
+        return start(listen, conf, party, threads, wsdl, repository, null);
+    }
+
+    /**
+     * As {@link #start(InetSocketAddress, Path, String, int, Map, Path)}. With replicas.xml's {@code <tls>} the
+     * gateway reaches the groups over HTTPS as its party and serves its callers over HTTPS too, presenting its party
+     * certificate (callers trust the deployment CA); with {@code callerCa} a caller must present a certificate one of
+     * the CAs in that file (PEM or DER) issued, else its connection is refused.
+     */
+    public static Gateway start(InetSocketAddress listen, Path conf, String party, int threads, Map<String, Path> wsdl,
+                                Path repository, Path callerCa) throws IOException {
         if (!Files.isRegularFile(conf)) {
             throw new IllegalArgumentException(conf.toAbsolutePath() + " does not exist; give the deployment's"
                     + " replicas.xml with --conf FILE");
@@ -85,18 +103,34 @@ public final class Gateway implements AutoCloseable {
                         + service + "'");
             }
         }
+        if (callerCa != null && !config.tlsOn()) {
+            throw new IllegalArgumentException("--caller-ca needs replicas.xml's <tls>: without it the gateway serves "
+                    + "plain HTTP, where callers present no certificate");
+        }
+        CallerCertificates callers = callerCa == null ? null : CallerCertificates.read(callerCa);
         Map<String, GroupConfig> groups = new LinkedHashMap<>();
-        Map<String, GroupWsdl> wsdls = new LinkedHashMap<>();
         for (GroupConfig g : config.groups()) {
             groups.put(g.service(), g);
-            wsdls.put(g.service(), new GroupWsdl(g, wsdl.get(g.service())));
         }
         ConfigurationContext context = BftwsConfigurator.context(repository, repository.resolve("axis2.xml"),
                 conf, party);
         GroupCaller caller = new GroupCaller(context);
+        Map<String, GroupWsdl> wsdls = new LinkedHashMap<>();
+        DeploymentTls tls;
+        try {
+            tls = config.tlsOn() ? SecurityRuntime.of(context).tls().orElseThrow(() -> new IllegalStateException(
+                    "replicas.xml has <tls>, but " + party + " has no keys to present (run ./bftws keygen)")) : null;
+            for (GroupConfig g : config.groups()) {
+                wsdls.put(g.service(), new GroupWsdl(g, wsdl.get(g.service()), tls));
+            }
+        } catch (IOException | RuntimeException e) {
+            caller.close();
+            delete(repository);
+            throw e;
+        }
         HttpServer server;
         try {
-            server = HttpServer.create(listen, 128);
+            server = tls == null ? HttpServer.create(listen, 128) : https(listen, tls, callers);
         } catch (IOException e) {
             caller.close();
             delete(repository);
@@ -111,6 +145,32 @@ public final class Gateway implements AutoCloseable {
         server.setExecutor(workers);
         server.start();
         return new Gateway(server, workers, caller, repository, List.copyOf(groups.values()));
+    }
+
+    /**
+     * The callers' HTTPS server: the gateway's party certificate and the deployment's TLS versions and suites; a
+     * caller certificate required, from a CA of {@code callers}, when the operator named one.
+     */
+    private static HttpServer https(InetSocketAddress listen, DeploymentTls tls, CallerCertificates callers)
+            throws IOException {
+        HttpsServer server = HttpsServer.create(listen, 128);
+        SSLContext context = callers == null ? tls.context() : tls.contextTrusting(callers);
+        server.setHttpsConfigurator(new HttpsConfigurator(context) {
+            @Override
+            public void configure(HttpsParameters parameters) {
+                SSLParameters p = tls.parameters(callers != null);
+                if (callers == null) {
+                    p.setWantClientAuth(false);
+                }
+                parameters.setSSLParameters(p);
+            }
+        });
+        return server;
+    }
+
+    /** Whether callers reach it over HTTPS (replicas.xml has {@code <tls>}). */
+    public boolean https() {
+        return server instanceof HttpsServer;
     }
 
     private static String authority(String host, int port) {

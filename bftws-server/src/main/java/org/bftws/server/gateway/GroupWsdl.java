@@ -29,6 +29,7 @@ import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamResult;
 
 import org.bftws.config.GroupConfig;
+import org.bftws.tls.DeploymentTls;
 import org.bftws.config.NodeConfig;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -57,13 +58,27 @@ final class GroupWsdl {
     private final GroupConfig group;
     private final Path file;
     private final HttpClient http;
+    private final DeploymentTls tls;
     private String agreed;
 
     /** @param file the WSDL to serve, or null to fetch it from the group's nodes */
     GroupWsdl(GroupConfig group, Path file) throws IOException {
+        this(group, file, null);
+    }
+
+    /**
+     * @param tls the gateway's party TLS, with which it fetches the WSDL from https:// nodes (each must present the
+     *            certificate of the node replicas.xml puts there); null without {@code <tls>}
+     */
+    GroupWsdl(GroupConfig group, Path file, DeploymentTls tls) throws IOException {
         this.group = group;
         this.file = file;
-        this.http = file == null ? HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build() : null;
+        this.tls = tls;
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        if (tls != null) {
+            client.sslContext(tls.context()).sslParameters(tls.parameters(false));
+        }
+        this.http = file == null ? client.build() : null;
         if (file != null) {
             try {
                 agreed = withAddress(Files.readAllBytes(file));
@@ -85,6 +100,21 @@ final class GroupWsdl {
         return agreed;
     }
 
+    /** Null when {@code response} came from node {@code name} (or over plain HTTP); else who answered instead. */
+    private String impostor(String name, HttpResponse<byte[]> response) {
+        if (tls == null || response.sslSession().isEmpty()) {
+            return null;
+        }
+        String presented = DeploymentTls.peerName(response.sslSession().get());
+        if (name.equalsIgnoreCase(presented)) {
+            return null;
+        }
+        String problem = response.uri().getHost() + ":" + response.uri().getPort() + " is " + name
+                + " in replicas.xml, but it presented the certificate of " + (presented == null ? "nobody" : presented);
+        tls.refused(response.uri().getAuthority(), problem);
+        return problem;
+    }
+
     private String fetchFromGroup() throws CallerFault {
         Duration timeout = group.protocol().clientTimeout();
         Map<String, CompletableFuture<HttpResponse<byte[]>>> asked = new LinkedHashMap<>();
@@ -98,6 +128,11 @@ final class GroupWsdl {
         for (Map.Entry<String, CompletableFuture<HttpResponse<byte[]>>> answer : asked.entrySet()) {
             try {
                 HttpResponse<byte[]> response = answer.getValue().join();
+                String impostor = impostor(answer.getKey(), response);
+                if (impostor != null) {
+                    account.add(answer.getKey() + ": " + impostor);
+                    continue;
+                }
                 if (response.statusCode() != 200) {
                     account.add(answer.getKey() + ": HTTP " + response.statusCode());
                     continue;

@@ -53,7 +53,8 @@ final class ServiceExchange implements HttpHandler {
                 String method = exchange.getRequestMethod();
                 String query = exchange.getRequestURI().getRawQuery();
                 if ("GET".equals(method) && query != null && query.equalsIgnoreCase("wsdl")) {
-                    String address = "http://" + authority(exchange) + PREFIX + group.service();
+                    String address = (exchange instanceof com.sun.net.httpserver.HttpsExchange ? "https://" : "http://")
+                            + authority(exchange) + PREFIX + group.service();
                     send(exchange, 200, "text/xml; charset=UTF-8",
                             wsdl.get(group.service()).document(address).getBytes(StandardCharsets.UTF_8));
                 } else if ("POST".equals(method)) {

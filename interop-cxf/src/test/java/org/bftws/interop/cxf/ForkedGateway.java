@@ -23,12 +23,26 @@ final class ForkedGateway implements AutoCloseable {
     private final PrintWriter in;
     final int port;
 
+    private final boolean tls;
+    /** The deployment's keys (party keystores, truststore.p12, ca.pem), in the forked group's directory. */
+    final Path keys;
+
     ForkedGateway(Path dir) throws IOException {
+        this(dir, false);
+    }
+
+    /**
+     * ... with {@code tls}: the deployment has {@code <tls/>}, the replicas serve HTTPS and the gateway serves its
+     * callers over HTTPS, requiring a certificate the deployment CA issued.
+     */
+    ForkedGateway(Path dir, boolean tls) throws IOException {
+        this.tls = tls;
+        this.keys = dir.resolve("group").resolve("keys");
         Path server = ROOT.resolve("bftws-server/target");
         String classpath = server.resolve("test-classes") + File.pathSeparator + server.resolve("classes")
                 + File.pathSeparator + Files.readString(server.resolve("test.classpath")).trim();
         process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
-                "-cp", classpath, "org.bftws.server.EchoGatewayMain", dir.resolve("group").toString())
+                "-cp", classpath, "org.bftws.server.EchoGatewayMain", dir.resolve("group").toString(), tls ? "tls" : "plain")
                 .redirectError(dir.resolve("gateway.log").toFile()).start();
         out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
@@ -42,7 +56,7 @@ final class ForkedGateway implements AutoCloseable {
     }
 
     String endpoint(String service) {
-        return "http://127.0.0.1:" + port + "/axis2/services/" + service;
+        return (tls ? "https" : "http") + "://127.0.0.1:" + port + "/axis2/services/" + service;
     }
 
     /** How many replies the Byzantine replica rewrote so far. */
