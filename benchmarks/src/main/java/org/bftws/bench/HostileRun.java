@@ -94,8 +94,10 @@ final class HostileRun implements AutoCloseable {
         Path conf = deployment.writeClientCopy(runDir.resolve("hostile-replicas.xml"), options.protocolAttributes());
         String primary = deployment.nodes().stream().filter(n -> n.role().orders() && n.id() == 0).findFirst()
                 .orElseThrow().name();
-        String targets = deployment.nodes().stream().map(n -> n.endpoint(TestbedDeployment.SERVICE))
-                .collect(Collectors.joining(","));
+        // the replicas' service endpoints as the run's replicas.xml gives them (HTTPS with <tls>)
+        String targets = org.bftws.config.ReplicasConfigReader.read(conf, org.bftws.config.KeyFileCheck.none())
+                .groupByService(TestbedDeployment.SERVICE).orElseThrow().nodes().stream()
+                .map(n -> n.serviceEndpoint().toString()).collect(Collectors.joining(","));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx" + HEAP, "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
                 HostileClient.class.getName(), "--mode", options.mode().label(), "--threads",

@@ -48,7 +48,12 @@ final class TestbedDeployment {
         }
 
         String endpoint(String service) {
-            return "http://127.0.0.1:" + port + "/axis2/services/" + service;
+            return endpoint(service, false);
+        }
+
+        /** Its address for {@code service}: HTTPS in a deployment with {@code <tls>}. */
+        String endpoint(String service, boolean tls) {
+            return (tls ? "https" : "http") + "://127.0.0.1:" + port + "/axis2/services/" + service;
         }
 
         /** Where its binary replica channel listens. */
@@ -109,7 +114,7 @@ final class TestbedDeployment {
         Files.writeString(file, header(keys, options.tls()) + group(kv ? KV_SERVICE : SERVICE,
                 kv ? KV_ENDPOINT : GROUP_ENDPOINT,
                 nodes, f, configuration, options.security(), protocolAndOperations, null, "", options.channel(),
-                options.byzantine())
+                options.byzantine(), options.tls())
                 + footer());
         return new TestbedDeployment(file, nodes, kv ? KV_ENDPOINT : GROUP_ENDPOINT);
     }
@@ -171,7 +176,7 @@ final class TestbedDeployment {
         List<Node> nodes = layout(Configuration.I, ports.subList(0, 4), ports.subList(4, 8));
         Path file = runDir.resolve("replicas.xml");
         Files.writeString(file, header(keys, false) + group(service, endpoint, nodes, 1, Configuration.I, security, protocol,
-                dataDirectory, "", ReplicaChannelKind.BINARY, byzantine) + footer());
+                dataDirectory, "", ReplicaChannelKind.BINARY, byzantine, false) + footer());
         return new TestbedDeployment(file, nodes, endpoint);
     }
 
@@ -183,9 +188,9 @@ final class TestbedDeployment {
                                String protocol, ReplicaChannelKind channel, boolean tls) {
         return header(keys, tls)
                 + group(RELAY_SERVICE, RELAY_ENDPOINT, relays, 1, Configuration.I, security, protocol, null, "", channel,
-                        null)
+                        null, tls)
                 + group(SERVICE, GROUP_ENDPOINT, backend, 1, Configuration.I, security, protocol, null,
-                "    <caller group=\"" + RELAY_SERVICE + "\"/>\n", channel, null)
+                "    <caller group=\"" + RELAY_SERVICE + "\"/>\n", channel, null, tls)
                 + footer();
     }
 
@@ -205,7 +210,7 @@ final class TestbedDeployment {
 
     private static String group(String service, String endpoint, List<Node> nodes, int f, Configuration configuration,
                                 SecurityProfile security, String protocol, Path dataDirectory, String callers,
-                                ReplicaChannelKind channel, ByzantineMode byzantine) {
+                                ReplicaChannelKind channel, ByzantineMode byzantine, boolean tls) {
         StringBuilder x = new StringBuilder();
         x.append("  <group service=\"").append(service).append("\" endpoint=\"").append(endpoint)
                 .append("\" f=\"").append(f).append("\" configuration=\"").append(configuration).append('"')
@@ -220,8 +225,8 @@ final class TestbedDeployment {
         for (Node n : nodes) {
             x.append("    <node id=\"").append(n.id()).append("\" name=\"").append(n.name()).append("\" role=\"")
                     .append(n.role().name().toLowerCase(Locale.ROOT).replace('_', '-'))
-                    .append("\" serviceEndpoint=\"").append(n.endpoint(service))
-                    .append("\" controlEndpoint=\"").append(n.endpoint("BftControl"))
+                    .append("\" serviceEndpoint=\"").append(n.endpoint(service, tls))
+                    .append("\" controlEndpoint=\"").append(n.endpoint("BftControl", tls))
                     .append("\" channelEndpoint=\"").append(n.channelEndpoint()).append('"')
                     // only the node that runs --byzantine may lie (docs/byzantine-testing.md)
                     .append(byzantine != null && n.role().orders() && n.id() == byzantine.testbedNode()
@@ -267,8 +272,8 @@ final class TestbedDeployment {
                 if (service.equals(n.service())) {
                     x.append("      <node id=\"").append(n.id()).append("\" name=\"").append(n.name())
                             .append("\" role=\"").append(n.role().name().toLowerCase(Locale.ROOT))
-                            .append("\" serviceEndpoint=\"").append(n.endpoint(service))
-                            .append("\" controlEndpoint=\"").append(n.endpoint("BftControl"))
+                            .append("\" serviceEndpoint=\"").append(n.endpoint(service, tls))
+                            .append("\" controlEndpoint=\"").append(n.endpoint("BftControl", tls))
                             .append("\" channelEndpoint=\"").append(n.channelEndpoint()).append("\"/>\n");
                 }
             }

@@ -121,8 +121,20 @@ public final class HostileClient {
     private void setUp() throws IOException {
         long timeoutMillis = Long.parseLong(arg("timeout-ms"));
         if (mode == HostileMode.GARBAGE) {
-            http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofMillis(Math.max(timeoutMillis, 1_000))).build();
+            HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofMillis(Math.max(timeoutMillis, 1_000)));
+            org.bftws.config.ReplicasConfig config = org.bftws.config.ReplicasConfigReader.read(Path.of(arg("conf")),
+                    org.bftws.config.KeyFileCheck.forParty(arg("party")));
+            if (config.tlsOn()) {
+                // over <tls> it presents its own (valid) certificate, as any client must to be heard at all; the
+                // replicas' certificates name parties, not hosts: the deployment CA and the party check stand in for
+                // the hostname check, which this JDK client can only switch off
+                System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
+                org.bftws.tls.DeploymentTls tls = new org.bftws.axis2.security.SecurityRuntime(config, arg("party"))
+                        .tls().orElseThrow();
+                b.sslContext(tls.context()).sslParameters(tls.parameters(false));
+            }
+            http = b.build();
             return;
         }
         System.setProperty("bftws.replicasConfig", arg("conf"));
