@@ -61,7 +61,7 @@ public final class Testbed {
         try {
             Files.createDirectories(runDir);
             TestbedKeys keys = new TestbedKeys(options.home().resolve("testbed").resolve("keys"));
-            if (options.security() != SecurityProfile.NONE) {
+            if (options.security() != SecurityProfile.NONE || options.tls()) { // TLS presents the keygen certificates
                 out.println(keys.ensure());
             }
             TestbedDeployment deployment = TestbedDeployment.write(options, runDir, keys);
