@@ -297,9 +297,22 @@ public final class Network implements AutoCloseable {
         }
     }
 
-    /** Names this JVM's run gives its namespaces and links start with these (for tests that look for leftovers). */
-    public static boolean isOurs(String name, long pid) {
-        return name.startsWith(NAMESPACE_PREFIX + pid + "-") || name.startsWith(LINK_PREFIX + pid);
+    /** The namespaces and links a run in process {@code pid} made that exist now, by name. */
+    public static List<String> of(long pid) throws IOException, InterruptedException {
+        List<String> names = new ArrayList<>();
+        for (String line : run(List.of("ip", "netns", "list")).split("\n")) {
+            Matcher m = NAMESPACE.matcher(line.trim());
+            if (m.find() && Long.parseLong(m.group(1)) == pid) {
+                names.add(m.group());
+            }
+        }
+        for (String line : run(List.of("ip", "-o", "link", "show")).split("\n")) {
+            Matcher m = LINK.matcher(line.trim());
+            if (m.find() && Long.parseLong(m.group(2)) == pid) {
+                names.add(m.group(1));
+            }
+        }
+        return names;
     }
 
     private static void quietly(List<String> command) {
