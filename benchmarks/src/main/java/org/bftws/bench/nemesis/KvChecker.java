@@ -34,10 +34,27 @@ public final class KvChecker {
         this.binary = binary;
     }
 
-    /** Why the checker cannot be built here (no {@code go} on the PATH), or empty. */
+    /** Why the checker cannot be built here (no Go), or empty. */
     public static Optional<String> refusal() {
-        return Network.onPath("go").isPresent() ? Optional.empty()
-                : Optional.of("no 'go' command on the PATH to build the history's checker (Porcupine) with");
+        return go().isPresent() ? Optional.empty()
+                : Optional.of("no 'go' command (on the PATH, in $GOROOT/bin or /usr/local/go/bin) to build the "
+                + "history's checker (Porcupine) with");
+    }
+
+    /** The go command: on the PATH, else in $GOROOT/bin, else where Go's own archive installs it. */
+    static Optional<String> go() {
+        Optional<String> onPath = Network.onPath("go");
+        if (onPath.isPresent()) {
+            return onPath;
+        }
+        String root = System.getenv("GOROOT");
+        for (Path p : root == null ? List.of(Path.of("/usr/local/go/bin/go"))
+                : List.of(Path.of(root, "bin", "go"), Path.of("/usr/local/go/bin/go"))) {
+            if (Files.isExecutable(p)) {
+                return Optional.of(p.toString());
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -74,7 +91,8 @@ public final class KvChecker {
             return new KvChecker(binary);
         }
         Path log = dir.resolve("kvcheck-build.log");
-        ProcessBuilder pb = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
+        String go = go().orElseThrow(() -> new IOException(refusal().orElse("no go command")));
+        ProcessBuilder pb = new ProcessBuilder(go, "build", "-o", binary.toString(), ".")
                 .directory(source.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         String flags = System.getenv("GOFLAGS");
         pb.environment().put("GOFLAGS", flags == null || flags.isBlank() ? "-mod=mod" : flags);
