@@ -75,6 +75,8 @@ final class Nemesis {
     /** When each fault was healed (nanoTime) and which. */
     private final List<Map.Entry<Long, Fault>> heals = new ArrayList<>();
     private int unexpectedExits;
+    /** Set when the JVM is shutting down (Ctrl-C, SIGTERM): the run restarts nothing more. */
+    private volatile boolean stopping;
 
     Nemesis(Options options, PrintStream out) {
         this.options = options;
@@ -103,7 +105,10 @@ final class Nemesis {
                 + " faults, clockSkewBound " + protocol.clockSkewBound().toMillis() + " ms, viewChangeTimeout "
                 + protocol.viewChangeTimeout().toMillis() + " ms; run directory " + runDir);
         Resources r = new Resources();
-        Thread hook = new Thread(r::release, "nemesis-cleanup");
+        Thread hook = new Thread(() -> {
+            stopping = true; // the main thread starts nothing more
+            r.release(true);
+        }, "nemesis-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
         boolean passed = false;
         try {
@@ -144,7 +149,7 @@ final class Nemesis {
         } catch (IOException | RuntimeException e) {
             out.println("nemesis: failed: " + e);
         } finally {
-            r.release();
+            r.release(false);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException e) {
@@ -297,6 +302,9 @@ final class Nemesis {
      */
     private void sleepUntil(long nanos, ReplicaGroup group, Fault current) throws IOException, InterruptedException {
         while (true) {
+            if (stopping) {
+                throw new InterruptedException("the JVM is shutting down");
+            }
             for (int i = 0; i < Schedule.REPLICAS; i++) {
                 boolean struck = current != null && current.replica() == i
                         && (current.kind() == Fault.Kind.KILL || current.kind() == Fault.Kind.CLOCK_SKEW);
@@ -406,7 +414,7 @@ final class Nemesis {
         ClientProcess client;
         private boolean released;
 
-        synchronized void release() {
+        synchronized void release(boolean now) {
             if (released) {
                 return;
             }
@@ -417,7 +425,11 @@ final class Nemesis {
             if (group != null) {
                 for (int i = 0; i < Schedule.REPLICAS; i++) {
                     try {
-                        signal(group.pid(i), "CONT"); // a paused replica must run to end
+                        if (now) { // Ctrl-C: no time for a clean stop; SIGKILL ends a paused replica too
+                            ProcessHandle.of(group.pid(i)).ifPresent(ProcessHandle::destroyForcibly);
+                        } else {
+                            signal(group.pid(i), "CONT"); // a paused replica must run to its clean stop
+                        }
                     } catch (IOException | InterruptedException | RuntimeException e) {
                         // gone already
                     }
