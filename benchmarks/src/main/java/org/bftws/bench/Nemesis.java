@@ -72,8 +72,11 @@ final class Nemesis {
     private final long t0 = System.nanoTime();
     private final ProtocolConfig protocol = ProtocolConfig.defaults();
     private final Map<Fault.Count, Integer> counts = new EnumMap<>(Fault.Count.class);
-    /** When each fault was healed (nanoTime) and which. */
-    private final List<Map.Entry<Long, Fault>> heals = new ArrayList<>();
+    /** Each fault applied: when it began and was healed (nanoTime). */
+    private final List<Applied> applied = new ArrayList<>();
+
+    private record Applied(Fault fault, long began, long healed) {
+    }
     private int unexpectedExits;
     /** Set when the JVM is shutting down (Ctrl-C, SIGTERM): the run restarts nothing more. */
     private volatile boolean stopping;
@@ -203,22 +206,34 @@ final class Nemesis {
 
     /**
      * The recovery targets, reported (not a violation of safety): after each heal the group serves again within
-     * 2 x viewChangeTimeout, and a partition that cuts at most f replicas from a quorum never stops it.
+     * 2 x viewChangeTimeout, and a partition that leaves at most f replicas without a quorum never stops it (no
+     * stretch without an ok completion longer than that either, while it lasts).
      */
     private void targets(History history, long start, long stop) {
         long limit = 2 * protocol.viewChangeTimeout().toNanos();
         long slowest = 0;
+        long longestStall = 0;
         List<String> missed = new ArrayList<>();
-        for (Map.Entry<Long, Fault> h : heals) {
-            long after = history.servingAgainAfter(h.getKey());
+        for (Applied a : applied) {
+            long after = history.servingAgainAfter(a.healed());
             if (after < 0 || after > limit) {
-                missed.add(h.getValue().describe() + ": serving again " + (after < 0 ? "never"
+                missed.add(a.fault().describe() + ": serving again " + (after < 0 ? "never"
                         : seconds(after) + " s") + " after its heal");
             }
-            slowest = Math.max(slowest, after < 0 ? stop - h.getKey() : after);
+            slowest = Math.max(slowest, after < 0 ? stop - a.healed() : after);
+            boolean minor = a.fault().kind().count() == Fault.Count.PARTITION && a.fault().kind() != Fault.Kind.HALVES;
+            if (minor) {
+                long stall = history.longestUnavailableNanos(a.began(), a.healed());
+                longestStall = Math.max(longestStall, stall);
+                if (stall > limit) {
+                    missed.add(a.fault().describe() + ": stopped the group for " + seconds(stall) + " s");
+                }
+            }
         }
-        out.println("nemesis: slowest return to service after a heal " + seconds(slowest) + " s (target "
-                + seconds(limit) + " s)" + (missed.isEmpty() ? "" : "; missed " + missed.size() + " time(s):"));
+        out.println("nemesis: slowest return to service after a heal " + seconds(slowest) + " s, longest stall "
+                + "during a partition of at most f replicas " + seconds(longestStall) + " s (targets "
+                + seconds(limit) + " s, 2 x viewChangeTimeout)" + (missed.isEmpty() ? "" : "; missed " + missed.size()
+                + " time(s):"));
         missed.forEach(m -> out.println("nemesis:   " + m));
     }
 
@@ -275,6 +290,7 @@ final class Nemesis {
             }
         }
         counts.merge(f.kind().count(), 1, Integer::sum);
+        long began = System.nanoTime();
         note(what);
         sleepUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(f.durationMillis()), group, f);
         switch (f.kind()) {
@@ -286,7 +302,7 @@ final class Nemesis {
                 group.restart(f.replica(), true, List.of());
             }
         }
-        heals.add(Map.entry(System.nanoTime(), f));
+        applied.add(new Applied(f, began, System.nanoTime()));
         note("healed: " + f.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ')
                 + (f.kind() == Fault.Kind.KILL || f.kind() == Fault.Kind.CLOCK_SKEW ? " (replica" + f.replica()
                 + " ready again)" : ""));
