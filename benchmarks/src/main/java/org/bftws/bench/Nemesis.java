@@ -135,9 +135,13 @@ final class Nemesis {
             r.client = startClient(r.network, r.group.replicasXml(), runDir, history);
             long start = System.nanoTime();
             note("clients started");
+            long healed = start;
             for (Fault f : schedule.faults()) {
-                sleepUntil(start + TimeUnit.MILLISECONDS.toNanos(f.startMillis()), r.group);
+                // late when restarts were slow: then still a few seconds of quiet after the last heal
+                sleepUntil(Math.max(start + TimeUnit.MILLISECONDS.toNanos(f.startMillis()),
+                        healed + TimeUnit.MILLISECONDS.toNanos(Schedule.HEALED_BEFORE_NEXT_MILLIS)), r.group);
                 apply(f, r, start);
+                healed = System.nanoTime();
             }
             sleepUntil(start + TimeUnit.MILLISECONDS.toNanos(options.runMillis()), r.group);
             long stop = System.nanoTime();

@@ -22,7 +22,7 @@ public final class Schedule {
     static final long WARM_UP_MILLIS = 5_000;
     static final long QUIET_END_MILLIS = 5_000;
     /** How long before the next fault the one before is healed, at least. */
-    static final long HEALED_BEFORE_NEXT_MILLIS = 3_000;
+    public static final long HEALED_BEFORE_NEXT_MILLIS = 3_000;
 
     private final long seed;
     private final List<Fault> faults;
