@@ -63,7 +63,8 @@ public record Fault(Kind kind, long startMillis, long durationMillis, int replic
         return switch (kind) {
             case PRIMARY_ALONE -> Set.of(primary);
             case HALVES -> Set.of(0, 1, 2, 3);
-            case BRIDGE -> Set.of(halfA.stream().filter(r -> r != bridge).findFirst().orElse(halfA.get(0)));
+            // the bridge's partner sees only the bridge; the other half and the bridge make a quorum
+            case BRIDGE -> Set.of(halfB.stream().filter(r -> r != bridge).findFirst().orElseThrow());
             case CLIENT_CUT -> Set.of();
             case PAUSE, KILL, CLOCK_SKEW -> Set.of(replica);
         };

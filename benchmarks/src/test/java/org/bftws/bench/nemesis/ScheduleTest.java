@@ -97,6 +97,8 @@ class ScheduleTest {
             }
             if (f.kind() == Fault.Kind.BRIDGE) {
                 assertTrue(f.halfB().contains(f.bridge()), f.describe());
+                int partner = f.halfB().get(0) == f.bridge() ? f.halfB().get(1) : f.halfB().get(0);
+                assertEquals(Set.of(partner), f.faulty(0), "cut from the other half, it sees the bridge alone");
             }
         }
     }
