@@ -59,8 +59,8 @@ final class NemesisCommand implements Callable<Integer> {
     int keys;
 
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "10",
-            description = "seconds after which a call without a decided reply has an unknown outcome "
-                    + "(default ${DEFAULT-VALUE})")
+            description = "the Axis2 call timeout in seconds; a call the module gives up on (after this, and its "
+                    + "WS-RM retransmissions, which may take longer) has an unknown outcome (default ${DEFAULT-VALUE})")
     int timeout;
 
     @Option(names = "--keep", description = "keep the run directory (history, logs) also when the run passed")
