@@ -49,6 +49,7 @@ public final class Bftws implements Callable<Integer> {
                 .addSubcommand(new BenchCommand())
                 .addSubcommand(new MeasureCommand())
                 .addSubcommand(new SoakCommand())
+                .addSubcommand(new NemesisCommand())
                 .addSubcommand(EchoReplica.commandLine())
                 .addSubcommand(new GatewayCommand());
         line.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST,

@@ -84,20 +84,48 @@ final class ReplicaGroup implements AutoCloseable {
         }
     }
 
+    /**
+     * Where each replica runs: {@code hosts} its address in replicas.xml (null: free loopback ports) and
+     * {@code prefixes} what its command line starts with (e.g. {@code ip netns exec NS}: a network stack of its own).
+     */
+    record Placement(List<String> hosts, List<List<String>> prefixes) {
+
+        /** Every replica on this machine's loopback, its JVM started as it is. */
+        static final Placement LOOPBACK = new Placement(null, List.of(List.of(), List.of(), List.of(), List.of()));
+
+        Placement {
+            if (prefixes.size() != SIZE || hosts != null && hosts.size() != SIZE) {
+                throw new IllegalArgumentException("a placement names " + SIZE + " replicas");
+            }
+            hosts = hosts == null ? null : List.copyOf(hosts);
+            prefixes = List.copyOf(prefixes);
+        }
+    }
+
     private final Settings settings;
+    private final Placement placement;
     private final TestbedDeployment deployment;
+    /** Each replica's extra JVM options for its current run (a clock offset), besides the settings'. */
+    private final List<List<String>> extraOptions =
+            new ArrayList<>(List.of(List.of(), List.of(), List.of(), List.of()));
     private final ReplicaProcess[] replicas = new ReplicaProcess[SIZE];
     private final int[] starts = new int[SIZE];
     /** Each replica's HTTP port, from its ready line (the same after a restart: replicas.xml names it). */
     private final int[] ports = new int[SIZE];
 
-    private ReplicaGroup(Settings settings, TestbedDeployment deployment) {
+    private ReplicaGroup(Settings settings, Placement placement, TestbedDeployment deployment) {
         this.settings = settings;
+        this.placement = placement;
         this.deployment = deployment;
     }
 
     /** Writes the deployment, makes keys if needed and starts the four replicas; returns once all are ready. */
     static ReplicaGroup start(Settings settings) throws IOException, InterruptedException {
+        return start(settings, Placement.LOOPBACK);
+    }
+
+    /** As above, each replica where {@code placement} puts it. */
+    static ReplicaGroup start(Settings settings, Placement placement) throws IOException, InterruptedException {
         Files.createDirectories(settings.runDir());
         TestbedKeys keys = new TestbedKeys(settings.keys());
         if (settings.security() != SecurityProfile.NONE) {
@@ -109,11 +137,14 @@ final class ReplicaGroup implements AutoCloseable {
                 ? TestbedDeployment.writeGroup(settings.runDir(), settings.security(), keys, settings.protocol(), data,
                         settings.byzantine(), false)
                 : TestbedDeployment.writeGroup(settings.runDir(), settings.security(), keys, settings.protocol(), data,
-                        settings.byzantine(), service.name(), service.endpoint());
+                        settings.byzantine(), service.name(), service.endpoint(), placement.hosts());
         if (service != null) {
             service.archive().writeTo(settings.runDir().resolve("services"));
         }
-        ReplicaGroup group = new ReplicaGroup(settings, deployment);
+        if (service == null && placement.hosts() != null) {
+            throw new IllegalArgumentException("replicas on hosts of their own run a service from its archive");
+        }
+        ReplicaGroup group = new ReplicaGroup(settings, placement, deployment);
         try {
             for (int i = 0; i < SIZE; i++) {
                 group.launch(i);
@@ -149,8 +180,11 @@ final class ReplicaGroup implements AutoCloseable {
         }
         String log = starts[i] == 0 ? name + ".log" : name + ".restart" + starts[i] + ".log";
         starts[i]++;
-        replicas[i] = ReplicaProcess.start(name, ReplicaProcess.javaCommand(name, settings.heap(),
-                settings.jvmOptions(), args), settings.runDir().resolve(log));
+        List<String> jvmOptions = new ArrayList<>(settings.jvmOptions());
+        jvmOptions.addAll(extraOptions.get(i));
+        List<String> command = new ArrayList<>(placement.prefixes().get(i));
+        command.addAll(ReplicaProcess.javaCommand(name, settings.heap(), jvmOptions, args));
+        replicas[i] = ReplicaProcess.start(name, command, settings.runDir().resolve(log));
     }
 
     private void awaitReady(int i) throws IOException, InterruptedException {
@@ -186,6 +220,15 @@ final class ReplicaGroup implements AutoCloseable {
         }
         launch(i);
         awaitReady(i);
+    }
+
+    /**
+     * As {@link #restart(int, boolean)}, the replica's JVM started with {@code jvmOptions} besides the group's (e.g.
+     * a clock offset) from now on, until the next call of this.
+     */
+    void restart(int i, boolean keepData, List<String> jvmOptions) throws IOException, InterruptedException {
+        extraOptions.set(i, List.copyOf(jvmOptions));
+        restart(i, keepData);
     }
 
     /** Starts every replica that is not running again, all at once, and waits until each is ready. */

@@ -42,9 +42,13 @@ final class TestbedDeployment {
      * with {@code --services 2} also the service it serves (an agreement node is listed once per service it
      * orders, with that service's ports), else null.
      */
-    record Node(String name, int id, NodeRole role, int port, int channelPort, String service) {
+    record Node(String name, int id, NodeRole role, int port, int channelPort, String service, String host) {
         Node(String name, int id, NodeRole role, int port, int channelPort) {
             this(name, id, role, port, channelPort, null);
+        }
+
+        Node(String name, int id, NodeRole role, int port, int channelPort, String service) {
+            this(name, id, role, port, channelPort, service, LOOPBACK);
         }
 
         String endpoint(String service) {
@@ -53,14 +57,19 @@ final class TestbedDeployment {
 
         /** Its address for {@code service}: HTTPS in a deployment with {@code <tls>}. */
         String endpoint(String service, boolean tls) {
-            return (tls ? "https" : "http") + "://127.0.0.1:" + port + "/axis2/services/" + service;
+            return (tls ? "https" : "http") + "://" + host + ":" + port + "/axis2/services/" + service;
         }
 
         /** Where its binary replica channel listens. */
         String channelEndpoint() {
-            return "tcp://127.0.0.1:" + channelPort;
+            return "tcp://" + host + ":" + channelPort;
         }
     }
+
+    static final String LOOPBACK = "127.0.0.1";
+    /** The ports of a replica on a network stack of its own ({@link #writeGroup} with hosts): nothing else there. */
+    static final int OWN_STACK_PORT = 8080;
+    static final int OWN_STACK_CHANNEL_PORT = 9090;
 
     private final Path file;
     private final List<Node> nodes;
@@ -172,8 +181,31 @@ final class TestbedDeployment {
     static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
                                         Path dataDirectory, ByzantineMode byzantine, String service, String endpoint)
             throws IOException {
-        List<Integer> ports = freePorts(8);
-        List<Node> nodes = layout(Configuration.I, ports.subList(0, 4), ports.subList(4, 8));
+        return writeGroup(runDir, security, keys, protocol, dataDirectory, byzantine, service, endpoint, null);
+    }
+
+    /**
+     * As above, each replica i on address {@code hosts.get(i)} (a network stack of its own: ports
+     * {@value #OWN_STACK_PORT} and {@value #OWN_STACK_CHANNEL_PORT}), or on free loopback ports when {@code hosts} is
+     * null.
+     */
+    static TestbedDeployment writeGroup(Path runDir, SecurityProfile security, TestbedKeys keys, String protocol,
+                                        Path dataDirectory, ByzantineMode byzantine, String service, String endpoint,
+                                        List<String> hosts) throws IOException {
+        List<Node> nodes;
+        if (hosts == null) {
+            List<Integer> ports = freePorts(8);
+            nodes = layout(Configuration.I, ports.subList(0, 4), ports.subList(4, 8));
+        } else {
+            if (hosts.size() != 4) {
+                throw new IllegalArgumentException("Configuration I has 4 replicas, not " + hosts.size() + " hosts");
+            }
+            nodes = new ArrayList<>();
+            for (Node n : layout(Configuration.I, List.of(0, 0, 0, 0), List.of(0, 0, 0, 0))) {
+                nodes.add(new Node(n.name(), n.id(), n.role(), OWN_STACK_PORT, OWN_STACK_CHANNEL_PORT, null,
+                        hosts.get(n.id())));
+            }
+        }
         Path file = runDir.resolve("replicas.xml");
         Files.writeString(file, header(keys, false) + group(service, endpoint, nodes, 1, Configuration.I, security, protocol,
                 dataDirectory, "", ReplicaChannelKind.BINARY, byzantine, false) + footer());

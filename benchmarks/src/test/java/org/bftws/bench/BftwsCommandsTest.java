@@ -45,7 +45,8 @@ class BftwsCommandsTest {
     void theUsageListsEveryCommandWithEveryOptionItHas() {
         Outcome usage = run("--help");
         assertEquals(0, usage.status(), usage.err());
-        assertEquals(List.of("sim", "keygen", "wire-costs", "testbed", "bench", "measure", "soak", "replica", "gateway"),
+        assertEquals(List.of("sim", "keygen", "wire-costs", "testbed", "bench", "measure", "soak", "nemesis", "replica",
+                "gateway"),
                 List.copyOf(commands().keySet()));
         for (Map.Entry<String, CommandLine> command : commands().entrySet()) {
             assertTrue(usage.out().contains("bftws " + command.getKey() + " "), usage.out());

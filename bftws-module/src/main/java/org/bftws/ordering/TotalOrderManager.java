@@ -98,7 +98,7 @@ public final class TotalOrderManager {
                     state.prepared().size(), state.view());
         }
         synchronized (this) {
-            route(core.onClock(System.currentTimeMillis())); // before anything it may propose
+            route(core.onClock(WallClock.millis())); // before anything it may propose
             route(core.recover(state.withRequests(hooks.identity()::identify)));
         }
     }
@@ -106,7 +106,7 @@ public final class TotalOrderManager {
     public void start() {
         synchronized (this) {
             // the clock before the first request: a batch stamped 0 would be refused by every backup
-            route(core.onClock(System.currentTimeMillis()));
+            route(core.onClock(WallClock.millis()));
         }
         long tick = CoreOptions.TICK.toNanos();
         clock = new TickClock(tick, System.nanoTime());
@@ -230,7 +230,7 @@ public final class TotalOrderManager {
         }
         try {
             synchronized (this) {
-                route(core.onClock(System.currentTimeMillis())); // a primary stamps its batches with it
+                route(core.onClock(WallClock.millis())); // a primary stamps its batches with it
                 long skippedBefore = clock.skipped();
                 for (int i = clock.elapse(System.nanoTime()); i > 0; i--) {
                     route(core.onTick());
