@@ -1,13 +1,9 @@
 package org.bftws.bench;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,19 +111,15 @@ final class HostileRun implements AutoCloseable {
     }
 
     private void pump(Path log) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8)); BufferedWriter w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                w.write(line);
-                w.newLine();
-                w.flush();
+        try {
+            ChildOutput.copy(process, log, line -> {
                 if (line.startsWith("ready hostile")) {
                     ready.countDown();
                 } else if (line.startsWith("hostile sent=")) {
                     hostileTotals = line.substring("hostile ".length());
                     hostileSent.set(Long.parseLong(ReplicaGroup.fields(line).getOrDefault("sent", "0")));
                 }
-            }
+            });
         } catch (IOException | RuntimeException e) {
             // the process ended; its log holds what it printed
         }

@@ -1,9 +1,6 @@
 package org.bftws.bench;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -379,18 +376,14 @@ final class Nemesis {
         }
 
         private void pump(Path log) {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8)); BufferedWriter w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    w.write(line);
-                    w.newLine();
-                    w.flush();
+            try {
+                ChildOutput.copy(process, log, line -> {
                     if (line.startsWith("ready client")) {
                         ready.complete(null);
                     } else if (line.startsWith("done ")) {
                         done.complete(line);
                     }
-                }
+                });
             } catch (IOException e) {
                 // the process is gone; the futures below say so
             }

@@ -94,18 +94,7 @@ class ServerCommandsTest {
 
     @Test
     void keygenWritesTheKeysReplicasXmlAsksForAndKeepsThemTheSecondTime() throws Exception {
-        Path conf = dir.resolve("replicas.xml");
-        Files.writeString(conf, """
-                <replicas xmlns="urn:bftws:replicas:1">
-                  <keys truststore="keys/truststore.p12" storePassword="pw"/>
-                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="0">
-                    <security profile="mac"/>
-                    <node id="0" name="solo" serviceEndpoint="http://127.0.0.1:8080/axis2/services/EchoService"
-                          controlEndpoint="http://127.0.0.1:8080/axis2/services/BftControl"/>
-                  </group>
-                  <client name="client1"/>
-                </replicas>
-                """);
+        Path conf = soloWithKeys("client1");
         Outcome first = run("keygen", "--conf", conf.toString());
         assertEquals(0, first.status(), first.err());
         assertTrue(Files.isRegularFile(dir.resolve("keys/solo.p12")), first.out());
@@ -117,19 +106,7 @@ class ServerCommandsTest {
 
     @Test
     void keygenRevokeAddsThePartysCertificateToTheRevocationListTheTlsElementNames() throws Exception {
-        Path conf = dir.resolve("replicas.xml");
-        Files.writeString(conf, """
-                <replicas xmlns="urn:bftws:replicas:1">
-                  <keys truststore="keys/truststore.p12" storePassword="pw"/>
-                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="0">
-                    <security profile="mac"/>
-                    <node id="0" name="solo" serviceEndpoint="http://127.0.0.1:8080/axis2/services/EchoService"
-                          controlEndpoint="http://127.0.0.1:8080/axis2/services/BftControl"/>
-                  </group>
-                  <client name="client1"/>
-                  <client name="client2"/>
-                </replicas>
-                """);
+        Path conf = soloWithKeys("client1", "client2");
         assertEquals(0, run("keygen", "--conf", conf.toString()).status());
         Outcome first = run("keygen", "--conf", conf.toString(), "--revoke", "client1");
         assertEquals(0, first.status(), first.err());
@@ -183,6 +160,25 @@ class ServerCommandsTest {
                 dir.resolve("nowhere.xml").toString());
         assertEquals(1, missing.status());
         assertTrue(missing.err().contains("nowhere.xml does not exist"), missing.err());
+    }
+
+    /** replicas.xml of one keyed node, "solo" (profile mac), and the clients {@code clients}, in the test's directory. */
+    private Path soloWithKeys(String... clients) throws java.io.IOException {
+        StringBuilder parties = new StringBuilder();
+        for (String c : clients) {
+            parties.append("  <client name=\"").append(c).append("\"/>\n");
+        }
+        Path conf = dir.resolve("replicas.xml");
+        Files.writeString(conf, """
+                <replicas xmlns="urn:bftws:replicas:1">
+                  <keys truststore="keys/truststore.p12" storePassword="pw"/>
+                  <group service="EchoService" endpoint="http://echo.bftws.group/axis2/services/EchoService" f="0">
+                    <security profile="mac"/>
+                    <node id="0" name="solo" serviceEndpoint="http://127.0.0.1:8080/axis2/services/EchoService"
+                          controlEndpoint="http://127.0.0.1:8080/axis2/services/BftControl"/>
+                  </group>
+                """ + parties + "</replicas>\n");
+        return conf;
     }
 
     private static java.security.cert.Certificate certificate(Path keystore) throws Exception {
