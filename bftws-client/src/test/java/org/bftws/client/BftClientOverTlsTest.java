@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The client library over TLS: four echo replicas serving HTTPS on their own server (replicas.xml's {@code <tls/>},
  * {@code https://} endpoints, client certificates required) and a BftClient as client1, on 127.0.0.1. Its calls
- * present client1's certificate and are decided; each replica made a handshake per connection, not per call.
+ * present client1's certificate and are decided; a handshake is made per connection, and the connections of the
+ * replicas that keep up are kept across calls (a replica behind the decision gets a new one per call it still holds).
  */
 class BftClientOverTlsTest {
     private static final String APPEND = EchoNodes.ACTION + "append";
@@ -47,12 +48,21 @@ class BftClientOverTlsTest {
                             client.call(EchoNodes.GROUP, APPEND, EchoNodes.append("tls" + i))).subList(0, 1));
                 }
             }
+            // A replica behind the decision still holds the previous call's exchange when the next call starts, so
+            // that call opens another connection (and the abandoned one is closed): at most f replicas may lag so.
+            int reused = 0;
+            List<String> seen = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 assertTrue(nodes.get(i).https(), "replica" + i + " serves HTTPS");
                 HttpAdmissionCounters c = HttpAdmissionCounters.of(nodes.get(i).context());
-                assertTrue(c.tlsHandshakes.get() > 0 && c.tlsHandshakes.get() < 10, "replica" + i + ": " + c);
+                seen.add("replica" + i + ": " + c);
+                assertTrue(c.tlsHandshakes.get() > 0, "replica" + i + ": " + c);
                 assertEquals(0, c.tlsFailed.get(), "replica" + i + ": " + c);
+                if (c.tlsHandshakes.get() < 10) {
+                    reused++;
+                }
             }
+            assertTrue(reused >= 3, "2f+1 replicas kept their connections across the 10 calls: " + seen);
         } finally {
             for (NodeServer n : nodes) {
                 n.close();
