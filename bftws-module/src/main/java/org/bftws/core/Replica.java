@@ -160,6 +160,10 @@ public final class Replica implements Node {
     }
 
     private void handle(Message m) {
+        if (m.sender() == id && m instanceof ViewChange own) {
+            viewChanges.onOwnViewChange(own);
+            return;
+        }
         if (!membership.isNode(m.sender()) || m.sender() == id) {
             out.drop(m, "sender " + m.sender() + " is not another node of this group");
             return;

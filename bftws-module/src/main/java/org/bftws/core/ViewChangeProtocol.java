@@ -11,6 +11,14 @@ import java.util.TreeSet;
  * View changes of one replica: suspecting the primary, collecting view-changes, joining f+1 others that moved on,
  * building the new-view as the next primary, and checking a new-view as a backup. The timeout doubles with every
  * consecutive view change that brings no progress.
+ *
+ * <p>A node restarted without its data directory has forgotten the view-changes it sent before: it may announce a
+ * view lower than one it announced earlier, or the same view with other content. So each node's view-changes are
+ * kept per view it announced (the {@value #VIEWS_KEPT} highest; a newer one for the same view replaces the older),
+ * and the primary of a view counts whatever each node announced for that very view; and a node that lacks its own
+ * earlier view-change named by a new-view takes it back from a peer (see {@link #onOwnViewChange}). Without both, the
+ * others kept its forgotten view-change for a higher view, ignored its new ones, and built new-views it could not
+ * check: a restarted replica and a cut-off primary stopped the group for two view changes.
  */
 final class ViewChangeProtocol {
 
@@ -18,8 +26,11 @@ final class ViewChangeProtocol {
     private final Membership membership;
     private final ReplicaOptions options;
     private final ViewChangeValidator validator;
-    /** Each node's valid view-change for the highest view it announced. */
-    private final TreeMap<Integer, ViewChange> latest = new TreeMap<>();
+    /** How many views' view-changes are kept per node: the highest ones it announced. */
+    static final int VIEWS_KEPT = 4;
+
+    /** Each node's valid view-changes by the view they announce (its {@value #VIEWS_KEPT} highest views). */
+    private final TreeMap<Integer, TreeMap<Integer, ViewChange>> announced = new TreeMap<>();
     private ViewChange mine;
     private NewView lastNewView;
     /** The view-changes {@link #lastNewView} names, in its order: resent with it to a node that lacks them. */
@@ -29,7 +40,7 @@ final class ViewChangeProtocol {
      * others another one): entered once the named one arrives (a peer's status answer resends it). The highest only.
      */
     private NewView pendingNewView;
-    /** View-changes received for {@link #pendingNewView} that {@link #latest} does not keep (an older one). */
+    /** View-changes received for {@link #pendingNewView} that {@link #announced} does not keep (an older one). */
     private final TreeMap<Integer, ViewChange> forPending = new TreeMap<>();
     private int targetView;
     /** When 2f+1 view-changes for the target view were in (the new-view timer runs from then), or -1. */
@@ -53,8 +64,34 @@ final class ViewChangeProtocol {
     /** The nodes whose view-change for the target view (or a later one) this node holds. */
     Set<Integer> holders() {
         Set<Integer> nodes = new TreeSet<>();
-        latest.values().stream().filter(vc -> vc.newView() >= targetView).forEach(vc -> nodes.add(vc.sender()));
+        announced.forEach((sender, views) -> {
+            if (views.lastKey() >= targetView) {
+                nodes.add(sender);
+            }
+        });
         return nodes;
+    }
+
+    /** The highest view each node announced (the view-change kept for it). */
+    private List<ViewChange> highest() {
+        List<ViewChange> all = new ArrayList<>();
+        announced.values().forEach(views -> all.add(views.lastEntry().getValue()));
+        return all;
+    }
+
+    /** Keeps {@code vc} as what its sender announced for its view, replacing an older one for that view. */
+    private void keep(ViewChange vc) {
+        TreeMap<Integer, ViewChange> views = announced.computeIfAbsent(vc.sender(), k -> new TreeMap<>());
+        views.put(vc.newView(), vc);
+        while (views.size() > VIEWS_KEPT) {
+            views.pollFirstEntry();
+        }
+    }
+
+    /** Forgets every view-change for {@code view} or a lower one (a view entered). */
+    private void forgetUpTo(int view) {
+        announced.values().forEach(views -> views.headMap(view, true).clear());
+        announced.values().removeIf(TreeMap::isEmpty);
     }
 
     ViewChange mine() {
@@ -70,13 +107,16 @@ final class ViewChangeProtocol {
         return lastNewViewChanges;
     }
 
-    /** Sends the current view's new-view to {@code node}, and then the view-changes it names (see {@link #onNewView}). */
+    /**
+     * Sends the current view's new-view to {@code node}, and then the view-changes it names (see {@link #onNewView}),
+     * its own among them: a node restarted without its data directory no longer holds the one it sent.
+     */
     void resendNewView(int node) {
         if (lastNewView == null) {
             return;
         }
         replica.out.toNode(node, lastNewView);
-        lastNewViewChanges.stream().filter(vc -> vc.sender() != node).forEach(vc -> replica.out.toNode(node, vc));
+        lastNewViewChanges.forEach(vc -> replica.out.toNode(node, vc));
     }
 
     /** The tick at which this node entered its current view. */
@@ -111,7 +151,7 @@ final class ViewChangeProtocol {
         Checkpoints cp = replica.checkpoints;
         mine = new ViewChange(newView, cp.stableSeq(), cp.stableDigest(), cp.stableProof(),
                 replica.log.certificatesAbove(cp.stableSeq()), replica.id());
-        latest.put(replica.id(), mine);
+        keep(mine);
         replica.out.toAgreementNodes(mine);
         noteQuorum();
         maybeSendNewView(newView);
@@ -124,7 +164,7 @@ final class ViewChangeProtocol {
      */
     private void noteQuorum() {
         if (quorumSince < 0 && replica.viewChanging
-                && latest.values().stream().filter(vc -> vc.newView() >= targetView).count() >= membership.quorum()) {
+                && holders().size() >= membership.quorum()) {
             quorumSince = replica.now;
         }
     }
@@ -157,11 +197,13 @@ final class ViewChangeProtocol {
                 return;
             }
         }
-        ViewChange previous = latest.get(vc.sender());
-        if (previous != null && previous.newView() >= vc.newView()) {
+        TreeMap<Integer, ViewChange> views = announced.get(vc.sender());
+        ViewChange previous = views == null ? null : views.get(vc.newView());
+        if (previous != null && previous.digest().equals(vc.digest())
+                || views != null && views.size() >= VIEWS_KEPT && vc.newView() < views.firstKey()) {
             return;
         }
-        latest.put(vc.sender(), vc);
+        keep(vc);
         // Even with a new-view for this view pending: its primary may be faulty and name a view-change no correct
         // node holds, and then only joining brings the correct nodes to the 2f+1 view-changes that start their
         // new-view timer (a node that holds all it names has installed it above and does not get here).
@@ -170,11 +212,29 @@ final class ViewChangeProtocol {
         maybeSendNewView(vc.newView());
     }
 
+    /**
+     * A view-change of this node's own, relayed by a peer (with the new-view naming it): taken when the new-view
+     * this node waits for names it, which happens only when this node sent it before it lost its memory (a restart
+     * without its data directory); ignored otherwise, as a node holds what it sends.
+     */
+    void onOwnViewChange(ViewChange vc) {
+        if (pendingNewView == null || pendingNewView.viewChanges().stream().noneMatch(r -> r.names(vc))) {
+            return;
+        }
+        String problem = validator.problem(vc);
+        if (problem != null) {
+            replica.out.drop(vc, problem);
+            return;
+        }
+        forPending.put(vc.sender(), vc);
+        onNewView(pendingNewView);
+    }
+
     /** f+1 other nodes announced views beyond ours: at least one correct node suspects too, so follow them. */
     private void joinIfOthersMovedOn() {
         int current = replica.viewChanging ? targetView : replica.view();
         List<Integer> higher = new ArrayList<>();
-        for (ViewChange vc : latest.values()) {
+        for (ViewChange vc : highest()) {
             if (vc.sender() != replica.id() && vc.newView() > current) {
                 higher.add(vc.newView());
             }
@@ -191,8 +251,9 @@ final class ViewChangeProtocol {
             return;
         }
         List<ViewChange> forView = new ArrayList<>();
-        for (ViewChange vc : latest.values()) {
-            if (vc.newView() == view) {
+        for (TreeMap<Integer, ViewChange> views : announced.values()) {
+            ViewChange vc = views.get(view);
+            if (vc != null) {
                 forView.add(vc);
             }
         }
@@ -253,7 +314,8 @@ final class ViewChangeProtocol {
      * the {@link ViewChangeValidator} on arrival (and its signatures the adapter's check), as the embedded ones did.
      */
     private ViewChange held(ViewChangeRef ref, int view) {
-        for (ViewChange vc : new ViewChange[] {latest.get(ref.sender()), forPending.get(ref.sender())}) {
+        TreeMap<Integer, ViewChange> views = announced.get(ref.sender());
+        for (ViewChange vc : new ViewChange[] {views == null ? null : views.get(view), forPending.get(ref.sender())}) {
             if (vc != null && vc.newView() == view && ref.names(vc)) {
                 return vc;
             }
@@ -270,7 +332,7 @@ final class ViewChangeProtocol {
         forPending.values().removeIf(vc -> vc.newView() <= nv.view());
         installedAt = replica.now;
         targetView = nv.view();
-        latest.values().removeIf(vc -> vc.newView() <= nv.view());
+        forgetUpTo(nv.view());
         replica.enterView(nv.view(), plan);
     }
 }
