@@ -27,7 +27,7 @@ public record ViewChange(int newView, long stableSeq, Digest stableDigest, List<
         b.add(prepared.size());
         for (PreparedCertificate c : prepared) {
             PrePrepare pp = c.prePrepare();
-            b.add(pp.view()).add(pp.seq()).add(pp.sender()).add(pp.batch().size());
+            b.add(pp.view()).add(pp.seq()).add(pp.sender()).add(pp.batch().time()).add(pp.batch().size());
             for (RequestRef r : pp.batch().requests()) {
                 b.add(r.id().client()).add(r.id().number()).add(r.digest());
             }

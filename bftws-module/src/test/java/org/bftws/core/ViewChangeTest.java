@@ -19,6 +19,26 @@ class ViewChangeTest {
         return vcs.stream().map(ViewChangeRef::of).toList();
     }
 
+    /**
+     * A new-view names its view-changes by digest, and backups recompute its re-proposals from the ones they hold:
+     * were a batch's time outside the digest, a faulty node could send the primary and a backup view-changes that
+     * differ only there, the backup's plan would not match, and it would refuse every new-view naming that node's.
+     */
+    @Test
+    void viewChangesThatDifferOnlyInAPreparedBatchsTimeHaveDifferentDigests() {
+        RequestRef r = new RequestRef(new RequestId("c", 1), Digest.of(new byte[] {1}));
+        ViewChange at1 = prepared(new Batch(List.of(r), 1_000));
+        ViewChange at2 = prepared(new Batch(List.of(r), 2_000));
+        assertTrue(!at1.digest().equals(at2.digest()));
+        assertTrue(!ViewChangeRef.of(at1).names(at2));
+    }
+
+    private static ViewChange prepared(Batch batch) {
+        PrePrepare pp = new PrePrepare(0, 1, batch, 0);
+        List<Prepare> prepares = List.of(new Prepare(0, 1, batch.digest(), 1), new Prepare(0, 1, batch.digest(), 2));
+        return new ViewChange(1, 0, Checkpoints.GENESIS, List.of(), List.of(new PreparedCertificate(pp, prepares)), 3);
+    }
+
     @Test
     void aSilentPrimaryIsReplacedAndThePendingRequestExecutesInTheNewView() {
         TestCluster c = TestCluster.configurationI();
