@@ -9,6 +9,7 @@ import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.AxisServlet;
 import org.bftws.axis2.monitoring.HttpAdmissionCounters;
 import org.bftws.axis2.monitoring.StatusServlet;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.standalone.AdmissionPolicy;
 import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.tls.DeploymentTls;
@@ -184,6 +185,7 @@ final class JettyNodeServer implements NodeHttpServer {
         closed = true;
         // AxisServlet terminates the engine when Jetty destroys it, but only if it was initialised
         boolean servletOwnsEngine = axis2.isStarted() && axis2.getServletInstance() != null;
+        BftwsNode.beforeServerStops(context);
         try {
             server.stop();
         } catch (Exception e) {

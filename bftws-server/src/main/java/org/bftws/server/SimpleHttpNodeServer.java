@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.transport.http.SimpleHTTPServer;
+import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.standalone.AdmittingHttpFactory;
 
 /**
@@ -70,6 +71,7 @@ final class SimpleHttpNodeServer implements NodeHttpServer {
             return;
         }
         closed = true;
+        BftwsNode.beforeServerStops(context);
         server.stop();
         context.terminate();
     }

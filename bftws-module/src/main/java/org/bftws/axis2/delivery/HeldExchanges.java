@@ -109,6 +109,18 @@ public final class HeldExchanges {
         return expired;
     }
 
+    /** Removes and returns every parked exchange not known to be answered yet (the node is stopping). */
+    public synchronized List<Held> releaseAll() {
+        List<Held> all = new ArrayList<>();
+        held.forEach((x, e) -> {
+            if (!x.isAnswered()) {
+                all.add(new Held(e.request(), x));
+            }
+        });
+        held.clear();
+        return all;
+    }
+
     /** Exchanges parked and not known to be answered yet. */
     public synchronized int size() {
         return (int) held.keySet().stream().filter(x -> !x.isAnswered()).count();

@@ -196,6 +196,16 @@ public final class BftwsNode {
         return voting;
     }
 
+    /**
+     * Call before the HTTP server of {@code configuration} stops: the node's held exchanges are answered with the
+     * retry-later fault rather than cut by the server's shutdown. Nothing happens where the module is not engaged.
+     */
+    public static void beforeServerStops(ConfigurationContext configuration) {
+        if (configuration.getProperty(PROPERTY) instanceof BftwsNode node) {
+            node.destination.stopHolding();
+        }
+    }
+
     public void stop() throws InterruptedException {
         stopListeners.forEach(Runnable::run);
         BftReplica r = replica;

@@ -49,6 +49,8 @@ public final class RmDestination {
     private final InboundSequences sequences;
     private final PendingRequests pending = new PendingRequests();
     private final HeldExchanges held;
+    /** Set once the node stops serving: nothing is held any more (see {@link #stopHolding()}). */
+    private volatile boolean stopping;
     private final ReplyCache replies;
     /** Every service's requests but the replicated one's: WS-RM InOrder delivery. */
     private final OrderingStep inOrder;
@@ -295,6 +297,9 @@ public final class RmDestination {
             letGo(h, h.request() + " was not delivered yet and this node holds at most " + held.limit()
                     + " waiting exchanges");
         }
+        if (stopping) {
+            letGoOfAll();
+        }
     }
 
     /** The held exchanges one party may have on this node: its group's {@code <limits maxHeldExchangesPerClient>}. */
@@ -341,7 +346,25 @@ public final class RmDestination {
         }
     }
 
+    /**
+     * The node is about to stop serving HTTP: every exchange held for a reply is answered now with the retry-later
+     * fault, and so is every exchange held from now on, so no client reads the HTTP server's shutdown (Axis2
+     * interrupting its parked workers) as this node's answer. A client that gets it asks another time or the other
+     * replicas; whatever this node accepted is in its log and is answered from there when it runs again.
+     */
+    public void stopHolding() {
+        stopping = true;
+        letGoOfAll();
+    }
+
+    private void letGoOfAll() {
+        for (HeldExchanges.Held h : held.releaseAll()) {
+            letGo(h, h.request() + " was not delivered yet and this node is stopping");
+        }
+    }
+
     public void stop() throws InterruptedException {
+        stopHolding();
         inOrder.stop();
     }
 }

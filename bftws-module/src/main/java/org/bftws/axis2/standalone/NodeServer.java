@@ -9,6 +9,7 @@ import org.apache.axis2.AxisFault;
 import org.apache.axis2.context.ConfigurationContext;
 import org.apache.axis2.context.ConfigurationContextFactory;
 import org.apache.axis2.transport.http.SimpleHTTPServer;
+import org.bftws.axis2.node.BftwsNode;
 
 /**
  * One Axis2 node listening on 127.0.0.1-reachable HTTP: a repository (services/*.aar, modules/*.mar), an axis2.xml
@@ -118,6 +119,7 @@ public final class NodeServer implements AutoCloseable {
 
     @Override
     public void close() throws AxisFault {
+        BftwsNode.beforeServerStops(context);
         server.stop();
         context.terminate();
     }
