@@ -68,6 +68,8 @@ public final class TotalOrderManager {
     /** How often the ERROR line saying this replica executes nothing is repeated while it lasts. */
     public static final java.time.Duration HALT_LOG_PERIOD = java.time.Duration.ofSeconds(10);
     private volatile Halt halted;
+    /** Set by {@link #stop()}: the core's outputs are discarded from then on (guarded by this). */
+    private boolean stopped;
     /** When the halt was last logged (System.nanoTime; the ticker thread's, after the first). */
     private volatile long haltLoggedAt;
 
@@ -113,10 +115,16 @@ public final class TotalOrderManager {
         ticker.scheduleWithFixedDelay(this::onTick, tick, tick, TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Stops the ticks and closes the journal. Inputs still arriving (the channels' receivers, the invoker's last
+     * execution) reach the core, but what it answers is neither written nor sent: the node is going, and nothing may
+     * leave it that its journal does not hold.
+     */
     public void stop() {
         ticker.shutdownNow();
-        if (journal != null) {
-            synchronized (this) {
+        synchronized (this) {
+            stopped = true;
+            if (journal != null) {
                 journal.close();
             }
         }
@@ -251,6 +259,12 @@ public final class TotalOrderManager {
      * written and forced to the data directory first, so it is on disk before any message it justifies leaves.
      */
     private void route(List<Output> outputs) {
+        if (stopped) {
+            if (!outputs.isEmpty()) {
+                LOG.debug("{}: stopped; {} outputs of the core discarded", name, outputs.size());
+            }
+            return;
+        }
         if (journal != null) {
             boolean any = false;
             for (Output o : outputs) {
