@@ -31,6 +31,7 @@ import org.apache.axis2.kernel.http.HTTPConstants;
 import org.apache.axis2.util.MessageProcessorSelector;
 import org.apache.axis2.wsdl.WSDLConstants;
 import org.apache.http.client.config.RequestConfig;
+import org.apache.http.config.ConnectionConfig;
 import org.apache.http.config.RegistryBuilder;
 import org.apache.http.conn.socket.ConnectionSocketFactory;
 import org.apache.http.conn.socket.LayeredConnectionSocketFactory;
@@ -79,6 +80,8 @@ public final class MulticastSender extends AbstractHandler implements TransportS
      * timeout. It has the request already (it was sent in full); only its reply is not waited for.
      */
     static final long ABANDON_AFTER_DECISION_MILLIS = 1_000;
+    /** Bytes of a request written in one piece. */
+    private static final int MESSAGE_BUFFER = 16 * 1024;
     /** Calls to replicated groups undecided at once unless {@link #admitAtOnce} says otherwise. */
     public static final int DEFAULT_CALLS_AT_ONCE = CallsInFlight.DEFAULT_LIMIT;
 
@@ -125,6 +128,10 @@ public final class MulticastSender extends AbstractHandler implements TransportS
         this.defaultBackoff = backoff;
         this.attemptTimeoutMillis = attemptTimeoutMillis;
         sizePool(calls.limit());
+        // a request of up to 16 KB (the most one TLS record carries) leaves in one write, headers and body together;
+        // with HttpClient's default fragment hint (0) the body went out as a write of its own, over TLS a record
+        pool.setDefaultConnectionConfig(ConnectionConfig.custom().setBufferSize(MESSAGE_BUFFER)
+                .setFragmentSizeHint(MESSAGE_BUFFER).build());
         RequestConfig timeouts = RequestConfig.custom().setConnectTimeout(2_000)
                 .setSocketTimeout((int) attemptTimeoutMillis).build();
         // SOAP over keep-alive connections needs none of a browser's machinery: no cookies, redirects, auth

@@ -103,7 +103,8 @@ public final class HttpExchange {
         }
         OutputStream out = (OutputStream) message.getProperty(MessageContext.TRANSPORT_OUT);
         out.write(reply.envelope());
-        out.flush();
+        // not flushed here: the worker completes the response and flushes it once, so the reply (and over TLS its
+        // record) is not split into the envelope and the end of the body
         TransportUtils.setResponseWritten(message, true);
     }
 }

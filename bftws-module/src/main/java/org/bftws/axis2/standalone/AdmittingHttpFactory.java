@@ -38,6 +38,8 @@ public class AdmittingHttpFactory extends HttpFactory {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AdmittingHttpFactory.class);
     /** How long a client has to complete the TLS handshake. */
     static final int HANDSHAKE_MILLIS = 10_000;
+    /** Bytes of a message written or read in one piece: the most one TLS record carries. */
+    static final int MESSAGE_BUFFER = 16 * 1024;
 
     private final InetAddress bindAddress;
     private final DeploymentTls tls;
@@ -101,8 +103,22 @@ public class AdmittingHttpFactory extends HttpFactory {
         HttpConnectionManager m = new DefaultHttpConnectionManager(getConfigurationContext(), Runnable::run,
                 workerFactory, connectionParams);
         manager = m;
-        params = connectionParams;
+        params = wholeMessages(connectionParams);
         return m;
+    }
+
+    /**
+     * The connections' parameters with a buffer that holds a whole message: HttpCore writes a buffered piece of at
+     * least {@code http.connection.min-chunk-limit} bytes (512 by default) straight to the socket, so a reply went out
+     * as three writes (the headers, the envelope, the end of the chunked body), and over TLS as three records, each
+     * encrypted, sent and decrypted on its own. Up to {@value #MESSAGE_BUFFER} bytes (the most one TLS record carries)
+     * a reply is one write.
+     */
+    private static HttpParams wholeMessages(HttpParams connectionParams) {
+        HttpParams p = connectionParams.copy();
+        p.setIntParameter(org.apache.http.params.CoreConnectionPNames.SOCKET_BUFFER_SIZE, MESSAGE_BUFFER);
+        p.setIntParameter(org.apache.http.params.CoreConnectionPNames.MIN_CHUNK_LIMIT, MESSAGE_BUFFER);
+        return p;
     }
 
     @Override
