@@ -14,6 +14,7 @@ import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.KeyManagerFactory;
@@ -104,15 +105,36 @@ public final class DeploymentTls {
         }
     }
 
-    /** The configured versions and suites; {@code needClientAuth} on a server side that requires certificates. */
+    /**
+     * The configured versions and suites; {@code needClientAuth} on a server side that requires certificates. Without
+     * configured suites, JSSE's defaults with each AES-128-GCM suite ahead of its AES-256-GCM sibling (the server
+     * picks in its own order): 10 AES rounds instead of 14 on every record, and 128-bit keys are what the peer's
+     * replica links and TLS 1.3's mandatory suite use.
+     */
     public SSLParameters parameters(boolean needClientAuth) {
         SSLParameters p = context.getDefaultSSLParameters();
         p.setProtocols(config.protocols().toArray(String[]::new));
-        if (!config.cipherSuites().isEmpty()) {
-            p.setCipherSuites(config.cipherSuites().toArray(String[]::new));
-        }
+        p.setCipherSuites(config.cipherSuites().isEmpty() ? aes128First(p.getCipherSuites())
+                : config.cipherSuites().toArray(String[]::new));
+        p.setUseCipherSuitesOrder(true);
         p.setNeedClientAuth(needClientAuth);
         return p;
+    }
+
+    /** {@code suites} in their order, except that each AES-128-GCM suite comes just before its AES-256-GCM sibling. */
+    static String[] aes128First(String[] suites) {
+        List<String> all = List.of(suites);
+        List<String> ordered = new ArrayList<>();
+        for (String s : suites) {
+            String sibling = s.replace("AES_256_GCM_SHA384", "AES_128_GCM_SHA256");
+            if (!sibling.equals(s) && all.contains(sibling) && !ordered.contains(sibling)) {
+                ordered.add(sibling);
+            }
+            if (!ordered.contains(s)) {
+                ordered.add(s);
+            }
+        }
+        return ordered.toArray(String[]::new);
     }
 
     /**

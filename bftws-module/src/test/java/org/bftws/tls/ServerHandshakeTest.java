@@ -74,14 +74,21 @@ class ServerHandshakeTest {
 
     /** The party the server saw after a handshake with a client on {@code client}'s context, and one byte echoed. */
     private static String handshake(DeploymentTls server, SSLContext client) throws Exception {
+        return handshake(server, client, session -> String.valueOf(DeploymentTls.peerName(session)));
+    }
+
+    /** What {@code seen} reads from the server's session after a handshake with a client on {@code client}. */
+    private static String handshake(DeploymentTls server, SSLContext client,
+                                    java.util.function.Function<javax.net.ssl.SSLSession, String> seen)
+            throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            CompletableFuture<String> seen = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<String> result = CompletableFuture.supplyAsync(() -> {
                 try (Socket plain = listener.accept()) {
                     SSLSocket s = server.accept(plain, 5_000);
                     int b = s.getInputStream().read();
                     s.getOutputStream().write(b);
                     s.getOutputStream().flush();
-                    return String.valueOf(DeploymentTls.peerName(s.getSession()));
+                    return seen.apply(s.getSession());
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
@@ -98,8 +105,18 @@ class ServerHandshakeTest {
             } catch (IOException e) {
                 // the server's verdict is what the test reads
             }
-            return seen.get(10, TimeUnit.SECONDS);
+            return result.get(10, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void withoutConfiguredSuitesThePartiesAgreeOnAes128Gcm() throws Exception {
+        DeploymentTls server = party("solo", TlsConfig.defaults());
+        assertEquals("TLS_AES_128_GCM_SHA256", handshake(server, party("client1", TlsConfig.defaults()).context(),
+                javax.net.ssl.SSLSession::getCipherSuite));
+        assertEquals(List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"),
+                List.of(DeploymentTls.aes128First(new String[] {"TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256",
+                        "TLS_CHACHA20_POLY1305_SHA256"})));
     }
 
     @Test
