@@ -68,6 +68,8 @@ public final class TotalOrderManager {
     /** How often the ERROR line saying this replica executes nothing is repeated while it lasts. */
     public static final java.time.Duration HALT_LOG_PERIOD = java.time.Duration.ofSeconds(10);
     private volatile Halt halted;
+    /** When a dropped view-change or new-view was last logged at INFO (System.nanoTime; guarded by this). */
+    private long viewDropLoggedAt = System.nanoTime() - 1_000_000_000L;
     /** Set by {@link #stop()}: the core's outputs are discarded from then on (guarded by this). */
     private boolean stopped;
     /** When the halt was last logged (System.nanoTime; the ticker thread's, after the first). */
@@ -337,6 +339,16 @@ public final class TotalOrderManager {
             if (d.from() >= 0 && d.from() != core.id()) {
                 // per sender: a node whose messages keep being refused is faulty (docs/byzantine-testing.md)
                 count("dropped inputs from node " + d.from());
+            }
+            if (d.what().startsWith("ViewChange") || d.what().startsWith("NewView")) {
+                // rare, and what an operator needs when a view change does not complete: logged, at most once a second
+                count("view-changes and new-views dropped");
+                long now = System.nanoTime();
+                if (now - viewDropLoggedAt >= 1_000_000_000L) {
+                    viewDropLoggedAt = now;
+                    LOG.info("{}: dropped {} from node {}: {}", name, d.what(), d.from(), d.reason());
+                    return;
+                }
             }
             LOG.debug("{}: dropped {}: {}", name, d.what(), d.reason());
         }

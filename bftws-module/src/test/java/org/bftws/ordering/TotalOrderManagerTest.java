@@ -19,19 +19,41 @@ import org.bftws.state.Journal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * A replica stopping: its channels' receivers may still hand it messages after the manager stopped and closed the
- * journal. What the core answers then is neither written (the journal is closed) nor sent (nothing may leave that
- * the journal does not hold), and the receiver is not failed.
- */
-class StoppedManagerTest {
+/** The one concurrency wrapper around the core, on a real core and journal, with the channel recording what it sends. */
+class TotalOrderManagerTest {
 
     @TempDir
     Path dir;
 
+    private final List<Message> sent = new ArrayList<>();
+
+    /**
+     * A replica stopping: its channels' receivers may still hand it messages after the manager stopped and closed the
+     * journal. What the core answers then is neither written (the journal is closed) nor sent (nothing may leave that
+     * the journal does not hold), and the receiver is not failed.
+     */
     @Test
     void messagesArrivingAfterTheStopAreNeitherJournaledNorAnswered() {
-        List<Message> sent = new ArrayList<>();
+        TotalOrderManager manager = started();
+        manager.stop();
+        // two others moved to view 1: the core joins them (a view-change to send, its view to persist)
+        manager.onMessages(List.of(viewChange(2, Digest.of(new byte[0])), viewChange(3, Digest.of(new byte[0]))));
+        assertEquals(List.of(), sent);
+    }
+
+    /** A view-change the core refuses is counted apart from other dropped inputs (and logged at INFO, rate-limited). */
+    @Test
+    void aRefusedViewChangeIsCountedWhereOperatorsLook() {
+        TotalOrderManager manager = started();
+        try {
+            manager.onMessages(List.of(viewChange(2, Digest.of(new byte[] {1}))));
+            assertEquals(1L, manager.counters().get("view-changes and new-views dropped"), manager.counters().toString());
+        } finally {
+            manager.stop();
+        }
+    }
+
+    private TotalOrderManager started() {
         ReplicaChannel channel = new ReplicaChannel() {
             @Override
             public void start() {
@@ -69,13 +91,11 @@ class StoppedManagerTest {
                 () -> { }, Journal.open(dir.resolve("replica1")), OrderingHooks.none());
         manager.recover();
         manager.start();
-        manager.stop();
-        // two others moved to view 1: the core joins them (a view-change to send, its view to persist)
-        manager.onMessages(List.of(viewChange(2), viewChange(3)));
-        assertEquals(List.of(), sent);
+        return manager;
     }
 
-    private static ViewChange viewChange(int sender) {
-        return new ViewChange(1, 0, Digest.of(new byte[0]), List.of(), List.of(), sender);
+    /** {@code sender}'s view-change to view 1 from the initial state, whose digest is {@code stable}. */
+    private static ViewChange viewChange(int sender, Digest stable) {
+        return new ViewChange(1, 0, stable, List.of(), List.of(), sender);
     }
 }
