@@ -33,6 +33,7 @@ public final class Replica implements Node {
     private final RequestIntake intake;
     final ClaimProtocol claimProtocol;
     private final CheckpointFlow checkpointFlow;
+    private final DeferredPrepares deferredPrepares;
 
     long now;
     /** This node's wall clock as the adapter last reported it ({@link #onClock}), in ms. */
@@ -46,14 +47,6 @@ public final class Replica implements Node {
     /** When this node last saw a request commit: the view-change timer counts from here. */
     long lastProgressTick;
     private long lastStatusTick;
-    /**
-     * Re-proposals of the installed view that this node had committed before it entered the view: their prepares
-     * wait until the view has made progress here (see {@link #enterView}), or a status period passed.
-     */
-    private final List<Slot> deferredPrepares = new ArrayList<>();
-    /** The highest re-proposed sequence number of the installed view, and when this node entered it. */
-    private long reproposedUpTo;
-    private long viewEnteredTick;
 
     public Replica(int id, Membership membership, ReplicaOptions options) {
         this(id, membership, options, client -> false);
@@ -90,6 +83,7 @@ public final class Replica implements Node {
         this.intake = new RequestIntake(this, normal);
         this.claimProtocol = new ClaimProtocol(this, claims, normal, intake);
         this.checkpointFlow = new CheckpointFlow(this, execution, stateTransfer, normal);
+        this.deferredPrepares = new DeferredPrepares(this, normal);
     }
 
     @Override
@@ -228,7 +222,7 @@ public final class Replica implements Node {
         }
         normal.tryPropose();
         normal.retryBodyFetches();
-        sendDeferredPrepares();
+        deferredPrepares.sendIfDue();
         stateTransfer.onTick(now);
         if (now - lastStatusTick >= options.statusPeriod()) {
             lastStatusTick = now;
@@ -251,7 +245,7 @@ public final class Replica implements Node {
         } else {
             execution.executed(seq, results);
             stateTransfer.caughtUp(lastCommitted, lastExecuted());
-            sendDeferredPrepares();
+            deferredPrepares.sendIfDue();
             runTentatively();
         }
         return out.drain();
@@ -364,7 +358,7 @@ public final class Replica implements Node {
         if (progressed) {
             lastProgressTick = now;
             viewChanges.progress();
-            sendDeferredPrepares();
+            deferredPrepares.sendIfDue();
         }
         nextSeq = Math.max(nextSeq, lastCommitted + 1);
         normal.tryPropose();
@@ -399,7 +393,6 @@ public final class Replica implements Node {
     /** Enters {@code newView} as a new-view (sent or accepted) says. */
     void enterView(int newView, NewViewPlan plan) {
         view = newView;
-        deferredPrepares.clear();
         out.add(new Output.Persist(new DurableRecord.ViewRecord(newView)));
         // Still "changing" until the re-proposals are in place: nothing below may propose or prepare in between.
         viewChanging = true;
@@ -429,19 +422,14 @@ public final class Replica implements Node {
         requests.resetProposed(reproposed);
         nextSeq = Math.max(Math.max(plan.maxS(), lastCommitted), checkpoints.stableSeq()) + 1;
         lastProgressTick = now;
-        viewEnteredTick = now;
-        reproposedUpTo = plan.maxS();
+        deferredPrepares.viewEntered(plan.maxS(), now);
         viewChanging = false;
-        // Slots this node has not committed come first: the view's progress (the request a client waits for, above
-        // the re-proposals) depends on them only. A backup prepares the re-proposals it committed already later,
-        // once the view has made progress here: otherwise it signs a prepare for every slot of the log above the
-        // stable checkpoint (up to a checkpoint interval of them) before the prepare that matters can leave, and its
-        // peers verify them all first. They are still sent, for any node that did not commit those slots.
+        // Slots this node has not committed come first; a backup prepares those it committed later (DeferredPrepares)
         for (PrePrepare pp : plan.prePrepares()) {
             Slot s = log.get(pp.seq());
             if (s != null && s.prePrepare == pp) {
                 if (s.committed && !isPrimary()) {
-                    deferredPrepares.add(s);
+                    deferredPrepares.defer(s);
                     continue;
                 }
                 normal.sendPrepareIfReady(s);
@@ -450,26 +438,6 @@ public final class Replica implements Node {
         }
         replayFutureMessages();
         normal.tryPropose();
-    }
-
-    /**
-     * Sends the prepares {@link #enterView} held back, once this node executed beyond the re-proposals (the new
-     * view works, and the client waiting for that request has its reply) or a status period after entering the
-     * view, whichever comes first: the timer keeps it live when no request follows the view change.
-     */
-    private void sendDeferredPrepares() {
-        if (deferredPrepares.isEmpty() || viewChanging
-                || (lastExecuted() <= reproposedUpTo && now - viewEnteredTick < options.statusPeriod())) {
-            return;
-        }
-        List<Slot> slots = new ArrayList<>(deferredPrepares);
-        deferredPrepares.clear();
-        for (Slot s : slots) {
-            if (s.view == view && s.prePrepare != null && log.get(s.seq) == s) {
-                normal.sendPrepareIfReady(s);
-                normal.checkPrepared(s);
-            }
-        }
     }
 
     private void replayFutureMessages() {
