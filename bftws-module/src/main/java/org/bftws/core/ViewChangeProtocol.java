@@ -199,8 +199,7 @@ final class ViewChangeProtocol {
         }
         TreeMap<Integer, ViewChange> views = announced.get(vc.sender());
         ViewChange previous = views == null ? null : views.get(vc.newView());
-        if (previous != null && previous.digest().equals(vc.digest())
-                || views != null && views.size() >= VIEWS_KEPT && vc.newView() < views.firstKey()) {
+        if (previous != null && previous.digest().equals(vc.digest())) {
             return;
         }
         keep(vc);
