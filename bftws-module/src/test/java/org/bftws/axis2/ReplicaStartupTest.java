@@ -63,11 +63,7 @@ class ReplicaStartupTest {
         NodeServer replica = replica0(ports);
         java.util.concurrent.CompletableFuture<String> answer;
         try {
-            long started = System.nanoTime() + 20_000_000_000L;
-            while (BftwsNode.of(replica.context()).replica() == null && System.nanoTime() < started) {
-                Thread.sleep(20);
-            }
-            assertTrue(BftwsNode.of(replica.context()).replica() != null, "the replica role started");
+            assertTrue(within(20, () -> BftwsNode.of(replica.context()).replica() != null), "the replica role started");
             String id = openSequence(endpoint);
             answer = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {
@@ -76,11 +72,8 @@ class ReplicaStartupTest {
                     return e.toString();
                 }
             });
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (BftwsNode.of(replica.context()).counters().accepted.get() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertTrue(BftwsNode.of(replica.context()).counters().accepted.get() > 0, "the request was admitted");
+            assertTrue(within(10, () -> BftwsNode.of(replica.context()).counters().accepted.get() > 0),
+                    "the request was admitted");
             Thread.sleep(200);
             assertTrue(!answer.isDone(), "held: the replica cannot order alone: " + (answer.isDone() ? answer.get() : ""));
         } finally {
@@ -89,6 +82,19 @@ class ReplicaStartupTest {
         String body = answer.get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertTrue(body.contains("ReplyNotYetAvailable") && body.contains("is stopping")
                 && !body.contains("interrupted"), body);
+    }
+
+    /** Whether {@code condition} held within {@code seconds}, asked every 20 ms. */
+    private static boolean within(int seconds, java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
     }
 
     /** replica0 of a four-node group (the others never run) on the first of {@code ports}, security none. */
