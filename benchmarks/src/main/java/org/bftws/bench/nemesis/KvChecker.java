@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 /**
  * The outside judge of a nemesis history: kvcheck, a small Go program (benchmarks/src/main/go/kvcheck) that runs
  * Porcupine (github.com/anishathalye/porcupine) with a key-value model. {@link #build} compiles it with {@code go
- * build} into the state directory when the binary is missing or older than its sources; {@link #check} runs it.
+ * build -mod=readonly} (the version go.sum pins) into the state directory when the binary is missing or older than its
+ * sources; {@link #check} runs it.
  */
 public final class KvChecker {
 
@@ -92,18 +93,19 @@ public final class KvChecker {
         }
         Path log = dir.resolve("kvcheck-build.log");
         String go = go().orElseThrow(() -> new IOException(refusal().orElse("no go command")));
-        ProcessBuilder pb = new ProcessBuilder(go, "build", "-o", binary.toString(), ".")
-                .directory(source.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
-        String flags = System.getenv("GOFLAGS");
-        pb.environment().put("GOFLAGS", flags == null || flags.isBlank() ? "-mod=mod" : flags);
-        Process p = pb.start();
+        // -mod=readonly: the module versions are the ones go.sum pins, never updated by the build (after GOFLAGS, so
+        // it wins); the module comes from the module cache, or from the module proxy unless GOPROXY=off
+        Process p = new ProcessBuilder(go, "build", "-mod=readonly", "-o", binary.toString(), ".")
+                .directory(source.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(BUILD_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
             p.destroyForcibly();
             throw new IOException("go build of the checker took more than " + BUILD_TIMEOUT_MINUTES + " min");
         }
         if (p.exitValue() != 0) {
             throw new IOException("go build of the checker (" + source + ") failed: "
-                    + Files.readString(log, StandardCharsets.UTF_8).trim());
+                    + Files.readString(log, StandardCharsets.UTF_8).trim() + " (its module, Porcupine, comes from "
+                    + "the Go module proxy into the module cache: 'go mod download' in " + source
+                    + " fetches it, as .ci/prerequisites does)");
         }
         return new KvChecker(binary);
     }
