@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -29,10 +30,22 @@ final class Jvm implements AutoCloseable {
     }
 
     static Jvm start(Class<?> main, List<String> args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), main.getName()));
+        return start(List.of(), Map.of(), main, args);
+    }
+
+    /**
+     * The same, started through {@code prefix} (a command that runs the rest of the line, or empty) with
+     * {@code environment} put into this JVM's environment.
+     */
+    static Jvm start(List<String> prefix, Map<String, String> environment, Class<?> main, List<String> args)
+            throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
-        return new Jvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(environment);
+        return new Jvm(pb.start());
     }
 
     private void read() {

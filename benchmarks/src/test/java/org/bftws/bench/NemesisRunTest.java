@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -19,14 +20,13 @@ import org.bftws.bench.nemesis.KvChecker;
 import org.bftws.bench.nemesis.Network;
 import org.bftws.bench.nemesis.Prerequisites;
 import org.bftws.server.Cli;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ./bftws nemesis}: its last line, its command line, its refusal where it cannot run, and a short run on real
- * network stacks, which fails where namespaces or Go are missing under CI and is skipped with the reason printed
- * elsewhere ({@link Prerequisites}).
+ * network stacks. What needs namespaces and Go fails where they are missing under CI, and is skipped with the reason
+ * printed elsewhere ({@link Prerequisites}).
  */
 class NemesisRunTest {
 
@@ -61,15 +61,32 @@ class NemesisRunTest {
     }
 
     @Test
-    void whereItCannotRunItSaysWhyInOneLineWithStatusTwo(@TempDir Path home) {
-        String refusal = Nemesis.refusal();
-        Assumptions.assumeTrue(refusal != null, "namespaces and Go are available here: nothing is refused");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int status = new Nemesis(new Nemesis.Options(30_000, 1, 1, 1, 10_000, false, home),
-                new PrintStream(out, true, StandardCharsets.UTF_8)).run();
-        assertEquals(2, status);
-        assertEquals(List.of("nemesis: cannot run here: " + refusal), out.toString(StandardCharsets.UTF_8).lines()
-                .toList());
+    void withoutTheIpCommandItRefusesInOneLineWithStatusTwo(@TempDir Path home) throws Exception {
+        Path emptyPath = Files.createDirectory(home.resolve("empty-path"));
+        String reason = Network.refusal().filter(r -> r.contains("need Linux"))
+                .orElse("no 'ip' command (iproute2) on the PATH to make network namespaces with");
+        assertRefused(List.of(), Map.of("PATH", emptyPath.toString()), home, reason);
+    }
+
+    @Test
+    void asRootWithoutCapSysAdminAndCapNetAdminItRefusesInOneLineWithStatusTwo(@TempDir Path home)
+            throws Exception {
+        Prerequisites.require("network namespaces", Network.refusal());
+        Prerequisites.require("setpriv (util-linux), to drop capabilities", Prerequisites.command("setpriv"));
+        // root's capabilities after exec are its bounding set: setpriv takes the two out of it for the child JVM
+        assertRefused(List.of("setpriv", "--bounding-set", "-sys_admin,-net_admin"), Map.of(), home,
+                "root here lacks CAP_SYS_ADMIN and CAP_NET_ADMIN, which making network namespaces needs (a "
+                        + "container without privileges, or capabilities dropped)");
+    }
+
+    /** {@code ./bftws nemesis} in a JVM of its own, started through {@code prefix} with {@code environment}. */
+    private static void assertRefused(List<String> prefix, Map<String, String> environment, Path home,
+            String reason) throws Exception {
+        try (Jvm nemesis = Jvm.start(prefix, environment, Bftws.class, List.of("nemesis", "--seconds", "30",
+                "--home", home.toString()))) {
+            assertEquals(2, nemesis.awaitExit(Duration.ofSeconds(60)), nemesis.output());
+            assertEquals(List.of("nemesis: cannot run here: " + reason), nemesis.lines());
+        }
     }
 
     @Test

@@ -34,6 +34,9 @@ public final class Network implements AutoCloseable {
     private static final Pattern NAMESPACE = Pattern.compile("^" + NAMESPACE_PREFIX + "(\\d+)-\\d+");
     private static final Pattern LINK = Pattern.compile("^\\d+: (" + LINK_PREFIX + "(\\d+)[a-z0-9]*)[@:]");
     private static final long COMMAND_TIMEOUT_SECONDS = 30;
+    /** CAP_NET_ADMIN and CAP_SYS_ADMIN's bits in /proc/self/status's CapEff (linux/capability.h). */
+    private static final int CAP_NET_ADMIN = 12;
+    private static final int CAP_SYS_ADMIN = 21;
 
     private final long pid;
     private final String subnet;
@@ -62,8 +65,8 @@ public final class Network implements AutoCloseable {
     }
 
     /**
-     * Why namespaces cannot be made here, in one line, or empty when they can: this needs Linux, root and the
-     * {@code ip} command.
+     * Why namespaces cannot be made here, in one line, or empty when they can: this needs Linux, root with
+     * CAP_SYS_ADMIN (to make a namespace) and CAP_NET_ADMIN (links, addresses, routes), and the {@code ip} command.
      */
     public static Optional<String> refusal() {
         if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
@@ -76,6 +79,18 @@ public final class Network implements AutoCloseable {
         long uid = uid();
         if (uid != 0) {
             return Optional.of("making network namespaces needs root (running as uid " + uid + ")");
+        }
+        List<String> missing = new ArrayList<>();
+        long effective = status("CapEff:").map(v -> Long.parseUnsignedLong(v, 16)).orElse(0L);
+        if ((effective & (1L << CAP_SYS_ADMIN)) == 0) {
+            missing.add("CAP_SYS_ADMIN");
+        }
+        if ((effective & (1L << CAP_NET_ADMIN)) == 0) {
+            missing.add("CAP_NET_ADMIN");
+        }
+        if (!missing.isEmpty()) {
+            return Optional.of("root here lacks " + String.join(" and ", missing) + ", which making network "
+                    + "namespaces needs (a container without privileges, or capabilities dropped)");
         }
         return Optional.empty();
     }
@@ -97,15 +112,24 @@ public final class Network implements AutoCloseable {
 
     private static long uid() {
         try {
+            return status("Uid:").map(v -> Long.parseLong(v.split("\\s+")[1])).orElse(-1L); // the effective uid
+        } catch (RuntimeException e) {
+            return -1; // unknown: refused as not root
+        }
+    }
+
+    /** The value of a field of /proc/self/status, or empty when it cannot be read (then it counts as missing). */
+    private static Optional<String> status(String field) {
+        try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
-                if (line.startsWith("Uid:")) {
-                    return Long.parseLong(line.substring(4).trim().split("\\s+")[1]); // the effective uid
+                if (line.startsWith(field)) {
+                    return Optional.of(line.substring(field.length()).trim());
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            // unknown: refused below as not root
+        } catch (IOException e) {
+            // unknown
         }
-        return -1;
+        return Optional.empty();
     }
 
     /**

@@ -12,8 +12,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Namespaces on a bridge. They need root and the ip command: where these are missing the test fails under CI and is
- * skipped with the reason printed elsewhere ({@link Prerequisites}).
+ * Namespaces on a bridge. They need root with its capabilities and the ip command: where these are missing the
+ * test fails under CI and is skipped with the reason printed elsewhere ({@link Prerequisites}).
  */
 class NetworkTest {
 

@@ -1,6 +1,9 @@
 package org.bftws.bench.nemesis;
 
+import java.io.File;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -54,6 +57,16 @@ public final class Prerequisites {
                 .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "." + f.getMethodName())
                 .orElse("a test");
         require(policy(System.getProperty(PROPERTY), System.getenv("CI")), caller, what, missing, System.out);
+    }
+
+    /** Why {@code command} cannot be run here (it is on no directory of the PATH), or empty. */
+    public static Optional<String> command(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of("no '" + command + "' command on the PATH");
     }
 
     static void require(Policy policy, String caller, String what, Optional<String> missing, PrintStream out) {
