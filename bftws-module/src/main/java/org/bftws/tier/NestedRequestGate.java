@@ -231,6 +231,19 @@ public final class NestedRequestGate<C> {
         return new Settled<>(join, refused);
     }
 
+    /** Copies held now: counted, fewer than p+1 identical ones so far, each waiting to be admitted or to expire. */
+    public synchronized int heldCopies() {
+        int n = 0;
+        for (Caller c : bySequence.values()) {
+            for (Map<Integer, Copy<C>> atN : c.waiting.values()) {
+                for (Copy<C> copy : atN.values()) {
+                    n += copy.held().size();
+                }
+            }
+        }
+        return n;
+    }
+
     /**
      * Held copies waiting since before {@code olderThanNanos}: they are to be answered "retry later" now. They stay
      * counted, so the sender's retransmission is held again and the quorum can still form.

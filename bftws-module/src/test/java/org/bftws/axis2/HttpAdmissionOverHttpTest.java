@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A node's HTTP server admits connections through a bounded queue (replicas.xml {@code <limits maxQueuedConnections
  * staleConnectionAfter>}, docs/operations.md "Connections"), over real sockets: idle connections hold the workers, and
- * what arrives beyond the queue is answered 503 at once instead of waiting behind it; a connection that waited longer
- * than its client does is closed unread, so its request never runs.
+ * what arrives beyond the queue is answered 503 without waiting for a worker, ahead of the queued connections; a
+ * connection that waited longer than its client does is closed unread, so its request never runs.
  */
 class HttpAdmissionOverHttpTest {
 
@@ -53,7 +54,8 @@ class HttpAdmissionOverHttpTest {
     Path dir;
 
     @Test
-    void aConnectionBeyondTheQueueIsAnswered503AtOnceAndQueuedOnesAreServedAsWorkersFree() throws Exception {
+    void aConnectionBeyondTheQueueIsAnswered503WithoutWaitingForAWorkerAndQueuedOnesAreServedAsWorkersFree()
+            throws Exception {
         try (NodeServer node = node(2, 2, "30s")) {
             HttpAdmissionCounters counters = HttpAdmissionCounters.of(node.context());
             Socket idleA = open(node);
@@ -63,12 +65,12 @@ class HttpAdmissionOverHttpTest {
             Socket queuedD = send(open(node), STATUS);
             await(() -> counters.queuedConnections() == 2, "two connections wait for a worker");
 
-            long start = System.nanoTime();
-            String overflow = readAll(send(open(node), STATUS));
-            long millis = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(overflow.startsWith("HTTP/1.1 503 "), overflow);
+            // the 503 must come while both workers are still held and both queued connections still wait: the
+            // overflow did not wait for a worker (were it queued, nothing would answer it until idleA closes)
+            String overflow = readAll(send(open(node), STATUS), "the connection beyond the queue");
+            assertTrue(overflow.startsWith("HTTP/1.1 503 "), "the connection beyond the queue: " + overflow);
             assertTrue(overflow.contains("Connection: close\r\n"), overflow);
-            assertTrue(millis < 1_000, "answered after " + millis + " ms, not at once");
+            assertEquals(2, counters.served.get(), "answered without a worker");
             assertEquals(1, counters.refusedQueueFull.get());
             assertEquals(2, counters.queuedConnections(), "the refused connection took no place in the queue");
 
@@ -96,7 +98,9 @@ class HttpAdmissionOverHttpTest {
             await(() -> counters.queuedConnections() == 1, "the request waits for the worker");
             String before = bftws.counters().toString();
 
-            Thread.sleep(500); // its client (clientTimeout 300 ms) has given up by now
+            // its client (clientTimeout 300 ms) has given up by now: a sleep only lasts longer on a loaded machine,
+            // and the connection has waited since it was queued (above)
+            Thread.sleep(500);
             idle.close();
             assertEquals("", readAll(stale), "closed without an answer");
             await(() -> counters.staleDropped.get() == 1, "counted as a stale connection dropped");
@@ -133,7 +137,7 @@ class HttpAdmissionOverHttpTest {
 
     private static Socket open(NodeServer node) throws IOException {
         Socket s = new Socket(InetAddress.getLoopbackAddress(), node.port());
-        s.setSoTimeout(5_000);
+        s.setSoTimeout(60_000); // a loaded machine may take seconds; a connection nobody answers fails
         return s;
     }
 
@@ -145,6 +149,11 @@ class HttpAdmissionOverHttpTest {
 
     /** Everything the server sends until it closes the connection ("" when it closes without a byte). */
     private static String readAll(Socket s) throws IOException {
+        return readAll(s, "the connection");
+    }
+
+    /** As {@link #readAll(Socket)}; fails naming {@code what} when the server neither answers nor closes it. */
+    private static String readAll(Socket s, String what) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (s) {
             InputStream in = s.getInputStream();
@@ -152,6 +161,9 @@ class HttpAdmissionOverHttpTest {
             for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
                 out.write(buf, 0, n);
             }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError(what + " got no answer in " + s.getSoTimeout() / 1000 + " s: "
+                    + out.toString(StandardCharsets.UTF_8), e);
         } catch (SocketException reset) {
             // closed unread with the request still in its buffer: a reset instead of an end of stream
         }
@@ -159,10 +171,10 @@ class HttpAdmissionOverHttpTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 5 s: " + what);
+                throw new AssertionError("not within 60 s: " + what);
             }
             Thread.sleep(5);
         }

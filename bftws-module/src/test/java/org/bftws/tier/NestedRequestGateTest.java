@@ -47,10 +47,12 @@ class NestedRequestGateTest {
         assertInstanceOf(NestedRequestGate.Held.class, gate.admit(SEQ, 1, "relay0", body("echo a"), "copy0", 0));
         // the same replica again (a retransmission) does not count twice
         assertInstanceOf(NestedRequestGate.Held.class, gate.admit(SEQ, 1, "relay0", body("echo a"), "copy0'", 1));
+        assertEquals(2, gate.heldCopies(), "both exchanges of relay0's copy are held");
         NestedRequestGate.Verdict<String> v = gate.admit(SEQ, 1, "relay2", body("echo a"), "copy2", 2);
         NestedRequestGate.Admitted<String> a = assertInstanceOf(NestedRequestGate.Admitted.class, v);
         assertEquals(List.of("copy0", "copy0'"), a.join(), "every held identical copy gets the reply");
         assertEquals(List.of(), a.refused());
+        assertEquals(0, gate.heldCopies(), "the gate holds none once they joined the admitted one");
     }
 
     @Test

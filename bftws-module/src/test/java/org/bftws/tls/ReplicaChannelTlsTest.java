@@ -46,8 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The binary replica channel over TLS, on real sockets on 127.0.0.1 with keygen's certificates: frames flow when both
  * ends present their own certificate; a node presenting another party's certificate, one from another CA, an expired
- * one, and a peer speaking plain TCP to the TLS port are each refused, counted with their reason, and no other
- * connection is touched.
+ * one, one the CA's revocation list names, and a peer speaking plain TCP to the TLS port are each refused, counted
+ * with their reason, and no other connection is touched.
  */
 class ReplicaChannelTlsTest {
     private static final byte[] GROUP = "EchoService".getBytes(StandardCharsets.UTF_8);
@@ -111,6 +111,13 @@ class ReplicaChannelTlsTest {
      */
     private FrameTransport start(int self, Path keysOf, String presents, Path caOf, Clock clock,
                                  BlockingQueue<String> inbox) throws IOException {
+        return start(self, keysOf, DeploymentTls.at(TlsConfig.defaults(),
+                party(keysOf == caOf ? keysOf : caOf, presents), ca(caOf), clock), inbox);
+    }
+
+    /** Node {@code self} of the deployment in {@code keysOf}, pair keys from its own keystore, speaking {@code tls}. */
+    private FrameTransport start(int self, Path keysOf, DeploymentTls tls, BlockingQueue<String> inbox)
+            throws IOException {
         PartyKeystore own = party(keysOf, "replica" + self);
         Map<Integer, SecretKey> pairKeys = new TreeMap<>();
         for (int peer : addresses.keySet()) {
@@ -118,8 +125,6 @@ class ReplicaChannelTlsTest {
                 pairKeys.put(peer, own.macKeyWith("replica" + peer).orElseThrow());
             }
         }
-        DeploymentTls tls = DeploymentTls.at(TlsConfig.defaults(), party(keysOf == caOf ? keysOf : caOf, presents),
-                ca(caOf), clock);
         FrameTransport t = new FrameTransport(self, addresses, addresses.get(self), GROUP, ChannelKeys.of(pairKeys),
                 new ReplicaChannelTls(tls, names), (peer, payload) -> inbox.add(peer + ":"
                 + new String(payload, StandardCharsets.UTF_8)), TransportSettings.defaults(1 << 20, 2));
@@ -213,8 +218,8 @@ class ReplicaChannelTlsTest {
     }
 
     @Test
-    void aCertificateOnTheCasRevocationListIsRefusedWithItsReason() throws Exception {
-        addresses(2);
+    void aPartyWhoseCertificateIsOnTheCasRevocationListIsRefusedAtTheChannelAndCounted() throws Exception {
+        addresses(1);
         Path d = one;
         org.bftws.security.DeploymentCa ca = org.bftws.security.DeploymentCa.load(d.resolve("keys").resolve("ca.p12"),
                 PASSWORD, new java.security.SecureRandom());
@@ -226,8 +231,48 @@ class ReplicaChannelTlsTest {
         String reason = judge.problem(new X509Certificate[] {party(d, "replica1").certificate()});
         assertTrue(reason != null && reason.startsWith("the certificate of CN=replica1") && reason.contains("revoked"),
                 String.valueOf(reason));
-        assertEquals(null, judge.problem(new X509Certificate[] {party(d, "replica2").certificate()}),
-                "a certificate the list does not name is trusted");
+        // node 0's channel endpoint, judging certificates against the list
+        FrameTransport node0 = start(0, d, judge, new LinkedBlockingQueue<>());
+
+        // a party the list does not name completes its TLS handshake with that endpoint: it is up and trusts it
+        long handshakes = judge.handshakes();
+        try (Socket plain = new Socket()) {
+            plain.connect(addresses.get(0));
+            plain.setSoTimeout(30_000);
+            tlsOf(d, "replica2").secure(plain, true);
+            await(() -> judge.handshakes() == handshakes + 1, "node 0 completes replica2's TLS handshake");
+        }
+        assertEquals(0, judge.refusals(), "replica2 is not refused");
+        assertEquals(0, node0.counters().refusals(Refusal.TLS_FAILED));
+
+        // replica1, revoked, dials the same endpoint with its own certificate: node 0 ends the handshake with a
+        // fatal alert and closes the connection; the client reads the alert (TLS 1.3: its side of the handshake may
+        // have ended already, then the first read gets it), or, when node 0 closed with the rest of the client's
+        // flight unread, a reset
+        try (Socket plain = new Socket()) {
+            plain.connect(addresses.get(0));
+            plain.setSoTimeout(30_000);
+            IOException ended = null;
+            int read = 0;
+            try {
+                read = tlsOf(d, "replica1").secure(plain, true).getInputStream().read();
+            } catch (IOException e) {
+                ended = e;
+            }
+            assertNotNull(ended, "node 0 kept the connection of the revoked replica1 (read " + read + ")");
+            assertTrue(ended instanceof javax.net.ssl.SSLException && ended.getMessage().contains("certificate_unknown")
+                    || ended instanceof java.net.SocketException && !(ended instanceof java.net.ConnectException),
+                    "the handshake ends with node 0's alert or its reset: " + ended);
+        }
+        await(() -> node0.counters().refusals(Refusal.TLS_FAILED) == 1, "node 0 counts the refused certificate");
+        assertEquals(1, judge.refusals(), "refused once, for its certificate");
+        assertEquals(handshakes + 1, judge.handshakes(), "no handshake completed for replica1");
+        assertEquals(0L, node0.counters().snapshot().getOrDefault("connections", 0L));
+    }
+
+    /** {@code party}'s own TLS in the deployment {@code d}, as a peer dialling a node presents it. */
+    private static DeploymentTls tlsOf(Path d, String party) {
+        return DeploymentTls.of(TlsConfig.defaults(), party(d, party), ca(d));
     }
 
     @Test

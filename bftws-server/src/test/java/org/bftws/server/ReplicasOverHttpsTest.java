@@ -209,16 +209,53 @@ class ReplicasOverHttpsTest {
         Gateway strict = Gateway.start(new InetSocketAddress("127.0.0.1", 0), group.replicasXml, "client1", 2,
                 Map.of(), EchoGroup.clientRepository(), pem);
         try {
+            // the positive control, on the same gateway: a caller the CA issued is served, over HttpClient and over
+            // the raw probe the anonymous caller uses below
             assertEchoed(echo(caller(keys(group), "client1", keys(group)), strict, "issued"), "issued");
-            // presents another CA's certificate (and trusts the gateway's CA, so that the gateway is the one to judge)
+            DeploymentTls issued = DeploymentTls.of(TlsConfig.defaults(), PartyKeystore.load(keys(group)
+                    .resolve("client1.p12"), "client1", PASSWORD), ca);
+            assertEquals("CN=client1, O=BFT-WS: HTTP/1.1 200 OK", probe(issued.context(), strict));
+            assertEquals(0, strict.refusedCallers());
+
+            // presents another CA's certificate (and trusts the gateway's CA, so that the gateway is the one to
+            // judge): the --caller-ca check refuses and counts it
             HttpClient stranger = caller(foreign.resolve("keys"), "client1", keys(group));
-            assertThrows(IOException.class, () -> echo(stranger, strict, "stranger"));
-            // presents none
-            X509Certificate deploymentCa = ca;
-            HttpClient anonymous = HttpClient.newBuilder().sslContext(anonymous(deploymentCa)).build();
-            assertThrows(IOException.class, () -> echo(anonymous, strict, "anonymous"));
+            IOException refused = assertThrows(IOException.class, () -> echo(stranger, strict, "stranger"));
+            assertFalse(refused instanceof java.net.ConnectException, refused.toString());
+            await(() -> strict.refusedCallers() == 1, "the gateway counts the certificate of another CA");
+
+            // presents none: the handshake reaches the gateway's TLS (its certificate is seen), and the gateway,
+            // requiring one, ends the connection before any byte of HTTP. (The JDK's HTTPS server closes without
+            // sending the alert, and refuses an empty certificate before the --caller-ca check sees it.)
+            String anonymous = probe(anonymous(ca), strict);
+            assertTrue(anonymous.startsWith("CN=client1, O=BFT-WS: ended "), anonymous);
+            assertEquals(1, strict.refusedCallers(), "nothing else was counted");
         } finally {
             strict.close();
+        }
+    }
+
+    /**
+     * A TLS connection to {@code gw} with {@code tls}: the gateway's certificate's subject, then the status line of
+     * its answer to a GET of the service's WSDL, or "ended " and how the connection ended without one.
+     */
+    private static String probe(javax.net.ssl.SSLContext tls, Gateway gw) throws IOException {
+        try (Socket plain = new Socket(InetAddress.getLoopbackAddress(), gw.address().getPort())) {
+            plain.setSoTimeout(30_000);
+            javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) tls.getSocketFactory().createSocket(plain,
+                    "127.0.0.1", gw.address().getPort(), true);
+            s.setUseClientMode(true);
+            s.startHandshake(); // TLS 1.3: the client's part ends before the server judged the client's certificate
+            String peer = s.getSession().getPeerPrincipal().getName().replace(",", ", ");
+            try {
+                s.getOutputStream().write(("GET /axis2/services/EchoService?wsdl HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                String line = firstLine(s.getInputStream());
+                return peer + ": " + (line.isEmpty() ? "ended at the end of the stream" : line);
+            } catch (java.net.SocketException | javax.net.ssl.SSLException e) {
+                return peer + ": ended " + e;
+            }
         }
     }
 

@@ -77,6 +77,14 @@ public final class NestedAdmission {
         return gate.callerGroupOf(signer);
     }
 
+    /**
+     * Copies of nested requests the gate holds now, waiting for p+1 identical ones (those admitted wait as held
+     * exchanges of the destination instead): each leaves by being admitted, settled or its hold timeout.
+     */
+    public int heldCopies() {
+        return gate.heldCopies();
+    }
+
     /** A virtual sequence answers duplicates only after the gate compared them (GlobalInHandler must not). */
     public boolean isVirtualSequence(String sequenceId) {
         return gate.isVirtualSequence(sequenceId);

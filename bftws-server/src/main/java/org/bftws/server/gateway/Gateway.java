@@ -49,15 +49,18 @@ public final class Gateway implements AutoCloseable {
     private final GroupCaller caller;
     private final Path repository;
     private final List<GroupConfig> groups;
+    /** The --caller-ca check, or null when the gateway names no caller CA. */
+    private final CallerCertificates callers;
     private boolean closed;
 
     private Gateway(HttpServer server, ExecutorService workers, GroupCaller caller, Path repository,
-                    List<GroupConfig> groups) {
+                    List<GroupConfig> groups, CallerCertificates callers) {
         this.server = server;
         this.workers = workers;
         this.caller = caller;
         this.repository = repository;
         this.groups = groups;
+        this.callers = callers;
     }
 
     /**
@@ -144,7 +147,7 @@ public final class Gateway implements AutoCloseable {
         ExecutorService workers = Executors.newFixedThreadPool(threads, named("bftws-gateway-worker-"));
         server.setExecutor(workers);
         server.start();
-        return new Gateway(server, workers, caller, repository, List.copyOf(groups.values()));
+        return new Gateway(server, workers, caller, repository, List.copyOf(groups.values()), callers);
     }
 
     /**
@@ -166,6 +169,14 @@ public final class Gateway implements AutoCloseable {
             }
         });
         return server;
+    }
+
+    /**
+     * Callers whose certificate the {@code --caller-ca} check refused so far (each also logged in one line); 0 when
+     * the gateway names no caller CA.
+     */
+    public long refusedCallers() {
+        return callers == null ? 0 : callers.refusals();
     }
 
     /** Whether callers reach it over HTTPS (replicas.xml has {@code <tls>}). */
