@@ -61,7 +61,8 @@ final class RunReport {
     /**
      * Prints every replica's counters once they have settled (the client waits for f+1 replies only, so slower
      * replicas may still be executing when it ends), and warns about a replica that executed fewer requests than
-     * were sent (here: the warm-up and measured ones), since each replica is meant to execute every request.
+     * were sent (here: the warm-up and measured ones), in order or as unordered reads, since each replica is meant to
+     * execute every request.
      */
     void replicaStats(List<ReplicaProcess> replicas, Set<String> executing, int sent) throws InterruptedException {
         List<String> lagging = new ArrayList<>();
@@ -71,9 +72,9 @@ final class RunReport {
             out.println("  " + r.name() + ": " + stats.orElse(r.alive() ? "did not answer 'stats'" : "not running"));
             stats.map(s -> ReplicaGroup.fields(s).get("not-executing-since"))
                     .ifPresent(seq -> halted.add(r.name() + " since " + seq));
-            long delivered = stats.map(RunReport::delivered).orElse(-1L);
-            if (stats.isPresent() && executing.contains(r.name()) && delivered < sent) {
-                lagging.add(r.name() + " " + delivered + " of " + sent);
+            long executed = stats.map(RunReport::executed).orElse(-1L);
+            if (stats.isPresent() && executing.contains(r.name()) && executed < sent) {
+                lagging.add(r.name() + " " + executed + " of " + sent);
             }
         }
         if (!halted.isEmpty()) {
@@ -150,10 +151,19 @@ final class RunReport {
         return last;
     }
 
-    private static long delivered(String stats) {
+    /**
+     * The requests a replica executed: those delivered in order, and (--read-only) the reads it executed unordered,
+     * which it counts apart ({@code read-only-requests-executed}); -1 when it does not say.
+     */
+    static long executed(String stats) {
+        long delivered = field(stats, "delivered");
+        return delivered < 0 ? -1 : delivered + Math.max(0, field(stats, "read-only-requests-executed"));
+    }
+
+    private static long field(String stats, String name) {
         for (String field : stats.split(" ")) {
-            if (field.startsWith("delivered=")) {
-                return Long.parseLong(field.substring("delivered=".length()));
+            if (field.startsWith(name + "=")) {
+                return Long.parseLong(field.substring(name.length() + 1));
             }
         }
         return -1;
