@@ -67,8 +67,9 @@ final class RunReport {
     void replicaStats(List<ReplicaProcess> replicas, Set<String> executing, int sent) throws InterruptedException {
         List<String> lagging = new ArrayList<>();
         List<String> halted = new ArrayList<>();
+        Map<ReplicaProcess, Optional<String>> all = settled(replicas);
         for (ReplicaProcess r : replicas) {
-            Optional<String> stats = settled(r);
+            Optional<String> stats = all.get(r);
             out.println("  " + r.name() + ": " + stats.orElse(r.alive() ? "did not answer 'stats'" : "not running"));
             stats.map(s -> ReplicaGroup.fields(s).get("not-executing-since"))
                     .ifPresent(seq -> halted.add(r.name() + " since " + seq));
@@ -135,6 +136,38 @@ final class RunReport {
     /** True when a warning was printed: the run directory is then kept for its logs. */
     boolean warned() {
         return warned;
+    }
+
+    /**
+     * Every replica's settled counters ({@link #settled(ReplicaProcess)}), read at the same time: a replica whose
+     * counters keep moving (the SOAP channel's messages) takes the ~5 s limit, and ten of them one after another took
+     * most of a short run.
+     */
+    private static Map<ReplicaProcess, Optional<String>> settled(List<ReplicaProcess> replicas)
+            throws InterruptedException {
+        Map<ReplicaProcess, java.util.concurrent.Future<Optional<String>>> pending = new java.util.LinkedHashMap<>();
+        java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.max(1, replicas.size()), r -> {
+                    Thread t = new Thread(r, "settled-stats");
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            for (ReplicaProcess r : replicas) {
+                pending.put(r, readers.submit(() -> settled(r)));
+            }
+            Map<ReplicaProcess, Optional<String>> all = new java.util.HashMap<>();
+            for (Map.Entry<ReplicaProcess, java.util.concurrent.Future<Optional<String>>> e : pending.entrySet()) {
+                try {
+                    all.put(e.getKey(), e.getValue().get());
+                } catch (java.util.concurrent.ExecutionException failed) {
+                    all.put(e.getKey(), Optional.empty());
+                }
+            }
+            return all;
+        } finally {
+            readers.shutdownNow();
+        }
     }
 
     /** Its counters, read until two readings 300 ms apart agree (at most ~5 s). */
