@@ -30,8 +30,9 @@ import picocli.CommandLine.Spec;
             "  viewchange  view change latency at the new primary against the checkpoint interval (Fig. 11)",
             "  failover    client-observed time from killing the primary to the first reply in the new view",
             "  all         all four, in this order",
-            "  sequences   N client sequences opened, used and terminated or abandoned: live last-reply entries, heap "
-                    + "and checkpoint size before and after (docs/operations.md)",
+            "  sequences   N client sequences opened, used and terminated or abandoned, the client party within its "
+                    + "limit of live sequences per node: live last-reply entries, heap and checkpoint size before and "
+                    + "after, which must come back (docs/operations.md)",
             "  overload    C concurrent appending clients (8, 64, 256): throughput, failures, retry-later faults, "
                     + "exactly-once, heap (docs/operations.md)",
             "Exit status: 0 measured, 1 an experiment failed, 2 bad command line."})
@@ -50,7 +51,8 @@ final class MeasureCommand implements Callable<Integer> {
             description = "what to measure")
     String experiment;
 
-    @Option(names = "--quick", description = "fewer sizes and repetitions: a smoke run, not figures to quote")
+    @Option(names = "--quick", description = "fewer sizes and repetitions (sequences: an 8 s idle limit and 48 "
+            + "sequences per party): a smoke run, not figures to quote")
     boolean quick;
 
     @Option(names = "--security", paramLabel = "mac|wssec|none", defaultValue = "mac",

@@ -40,12 +40,32 @@ record ReplicaStatus(long heapUsedBytes, long replyEntries, long stableCheckpoin
         }
     }
 
+    /**
+     * Counter {@code name} of the status page of the replica listening on {@code port} of 127.0.0.1 (a member of its
+     * {@code rmCounters} or {@code counters}, e.g. "sequences refused: the party holds its maximum"); empty when the
+     * replica does not answer in time or the page has no such counter.
+     */
+    static Optional<Long> counter(int port, String name, Duration timeout) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/bftws/status")).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+            long value = r.body().startsWith("{") ? number(r.body(), Pattern.quote(name)) : -1;
+            return value < 0 ? Optional.empty() : Optional.of(value);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
     /** The figures of a status page; a member that is missing reads -1. */
     static ReplicaStatus parse(String json) {
         return new ReplicaStatus(number(json, "heapUsedBytes"), number(json, "replyEntries"),
                 number(json, "stableCheckpointBytes"), number(json, "stableCheckpoint"));
     }
 
+    /** Member {@code member} (a pattern) of {@code json} as a number, or -1. */
     private static long number(String json, String member) {
         Matcher m = Pattern.compile("\"" + member + "\"\\s*:\\s*(-?\\d+)").matcher(json);
         return m.find() ? Long.parseLong(m.group(1)) : -1;

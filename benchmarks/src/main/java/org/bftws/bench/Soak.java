@@ -28,7 +28,7 @@ import org.bftws.config.SecurityProfile;
 final class Soak {
 
     /**
-     * @param minutes      how long the clients call
+     * @param seconds      how long the clients call
      * @param clients      client threads, each its own sequence
      * @param restartEvery seconds between two kills
      * @param down         seconds a killed replica stays down
@@ -39,7 +39,7 @@ final class Soak {
      * @param kv           the key-value sample's transfers and increments (state of a fixed size) instead of the
      *                     echo's appends (a log that grows with every call)
      */
-    record Options(int minutes, int clients, int restartEvery, int down, SecurityProfile security, String protocol,
+    record Options(int seconds, int clients, int restartEvery, int down, SecurityProfile security, String protocol,
                    boolean keep, Path home, boolean kv) {
     }
 
@@ -70,7 +70,8 @@ final class Soak {
     int run() {
         Path runDir = options.home().resolve("soak").resolve(LocalDateTime.now().format(
                 DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT))).toAbsolutePath();
-        out.println("soak: " + options.minutes() + " min, " + options.clients() + " clients "
+        out.println("soak: " + (options.seconds() % 60 == 0 ? options.seconds() / 60 + " min" : options.seconds() + " s")
+                + ", " + options.clients() + " clients "
                 + (options.kv() ? "transferring and incrementing on the key-value sample" : "appending to the echo")
                 + ", a replica killed every "
                 + options.restartEvery() + " s and down " + options.down() + " s, security "
@@ -122,7 +123,7 @@ final class Soak {
     private boolean soak(ReplicaGroup group, SoakLoad clients) throws IOException, InterruptedException {
         clients.start(options.clients());
         note(group, clients, "clients started");
-        long end = t0 + TimeUnit.MINUTES.toNanos(options.minutes());
+        long end = t0 + TimeUnit.SECONDS.toNanos(options.seconds());
         long nextKill = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.restartEvery());
         int restarts = 0;
         while (true) {

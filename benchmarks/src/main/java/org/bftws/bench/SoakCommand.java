@@ -39,6 +39,10 @@ final class SoakCommand implements Callable<Integer> {
             description = "how long the clients append (default ${DEFAULT-VALUE})")
     int minutes;
 
+    @Option(names = "--seconds", paramLabel = "S",
+            description = "how long the clients append, in seconds, instead of --minutes: a smoke run (20 to 3600)")
+    Integer seconds;
+
     @Option(names = "--clients", paramLabel = "C", defaultValue = "8",
             description = "appending client threads, each its own WS-RM sequence (default ${DEFAULT-VALUE})")
     int clients;
@@ -75,6 +79,12 @@ final class SoakCommand implements Callable<Integer> {
 
     Soak.Options options() {
         Cli.range(spec, "--minutes", minutes, 1, 24 * 60);
+        if (seconds != null) {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--minutes")) {
+                throw Cli.refuse(spec, "--seconds and --minutes both say how long the soak runs: give one");
+            }
+            Cli.range(spec, "--seconds", seconds, 20, 3600);
+        }
         Cli.range(spec, "--clients", clients, 1, 256);
         Cli.range(spec, "--restart-every", restartEvery, 10, 24 * 3600);
         Cli.range(spec, "--down", down, 0, 3600);
@@ -91,7 +101,7 @@ final class SoakCommand implements Callable<Integer> {
             throw Cli.refuse(spec, e.getMessage());
         }
         boolean kv = Cli.choice(spec, "--service", service, "echo", "kv").equals("kv");
-        return new Soak.Options(minutes, clients, restartEvery, down, profile, protocolElement, keep,
+        return new Soak.Options(seconds != null ? seconds : 60 * minutes, clients, restartEvery, down, profile, protocolElement, keep,
                 home != null ? home : Cli.home(), kv);
     }
 

@@ -132,8 +132,10 @@ public final class Testbed {
             }
             List<String> args = new ArrayList<>(List.of("--name", node.name(), "--conf", deployment.file().toString(),
                     "--run-dir", runDir.resolve(node.name()).toString()));
-            boolean kvNode = node.service() == null ? services != null
-                    : node.service().equals(TestbedDeployment.KV_SERVICE) && node.role().executes();
+            // the kv archive goes to the nodes that execute kv; an agreement-only node deploys no archive (it orders
+            // through the module's stand-in of the service) and a node without --services the echo sample
+            boolean kvNode = services != null && node.role().executes()
+                    && (node.service() == null || node.service().equals(TestbedDeployment.KV_SERVICE));
             if (kvNode) {
                 args.addAll(List.of("--services", services.toString()));
             }

@@ -87,7 +87,7 @@ class OperationsRunsTest {
     @Test
     void soakOptionsHaveTheIssuesDefaultsAndAKilledReplicaMustComeBackBeforeTheNextKill() {
         Soak.Options o = Cli.parse(new SoakCommand(), "--minutes", "5").options();
-        assertEquals(5, o.minutes());
+        assertEquals(5 * 60, o.seconds());
         assertEquals(8, o.clients());
         assertEquals(180, o.restartEvery());
         assertEquals(10, o.down());
@@ -96,6 +96,12 @@ class OperationsRunsTest {
         assertTrue(e.getMessage().contains("--down (20 s) must be shorter than --restart-every (20 s)"),
                 e.getMessage());
         assertThrows(ParameterException.class, () -> Cli.parse(new SoakCommand(), "--clients", "0").options());
+        assertEquals(30, Cli.parse(new SoakCommand(), "--seconds", "30", "--restart-every", "10", "--down", "3")
+                .options().seconds());
+        ParameterException both = assertThrows(ParameterException.class, () -> Cli.parse(new SoakCommand(),
+                "--seconds", "30", "--minutes", "1").options());
+        assertTrue(both.getMessage().contains("give one"), both.getMessage());
+        assertThrows(ParameterException.class, () -> Cli.parse(new SoakCommand(), "--seconds", "5").options());
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The testbed as the launcher runs it ({@code ./bftws testbed} is this main class on this classpath): real replica
- * JVMs on loopback, the echo client through Axis2 and the bftws module, keys made by keygen.
+ * JVMs on loopback, the echo client through Axis2 and the bftws module, keys made by keygen. The JVMs run the client
+ * compiler only ({@link Jvm#SHORT_RUN}); the testbed's other shapes, {@code --container jetty} among them, are
+ * TestbedShapesTest's.
  */
 class TestbedEndToEndTest {
 
@@ -29,8 +30,8 @@ class TestbedEndToEndTest {
 
     @Test
     void fourReplicaJvmsAnswerEveryRequestOfTwoClientsAndTheTestbedEndsWithZeroFailed() throws Exception {
-        try (Jvm testbed = Jvm.start(Testbed.class, List.of("--requests", "100", "--clients", "2", "--warmup", "20",
-                "--security", "mac", "--home", home.toString()))) {
+        try (Jvm testbed = Jvm.start(Testbed.class, Jvm.SHORT_RUN, List.of("--requests", "100", "--clients", "2",
+                "--warmup", "20", "--security", "mac", "--home", home.toString()))) {
             int status = testbed.awaitExit(Duration.ofSeconds(180));
             List<String> out = testbed.lines();
             String last = out.get(out.size() - 1);
@@ -56,31 +57,8 @@ class TestbedEndToEndTest {
     }
 
     @Test
-    void withContainerJettyFourReplicaJvmsServeInAxisServletAndAnswerEveryRequest() throws Exception {
-        try (Jvm testbed = Jvm.start(Testbed.class, List.of("--container", "jetty", "--requests", "50", "--clients",
-                "2", "--warmup", "10", "--security", "mac", "--keep", "--home", home.toString()))) {
-            int status = testbed.awaitExit(Duration.ofSeconds(180));
-            List<String> out = testbed.lines();
-            Matcher m = FINAL_LINE.matcher(out.get(out.size() - 1));
-            assertTrue(m.matches(), testbed.output());
-            assertEquals("50", m.group(1), testbed.output());
-            assertEquals("0", m.group(2), testbed.output());
-            assertEquals(0, status, testbed.output());
-            // each replica's repository names AxisServlet's listener as its http receiver: a listener that cannot
-            // listen by itself, so every answer came through AxisServlet in the replica's Jetty
-            Matcher kept = Pattern.compile("kept the run directory (\\S+) ").matcher(testbed.output());
-            assertTrue(kept.find(), testbed.output());
-            for (int i = 0; i < 4; i++) {
-                String axis2Xml = Files.readString(Path.of(kept.group(1), "replica" + i, "repository", "axis2.xml"));
-                assertTrue(axis2Xml.contains("class=\"org.apache.axis2.transport.http.AxisServletListener\""),
-                        axis2Xml);
-            }
-        }
-    }
-
-    @Test
     void aTestbedStoppedBySigtermStopsTheReplicasItStarted() throws Exception {
-        try (Jvm testbed = Jvm.start(Testbed.class, List.of("--requests", "10000000", "--security", "none",
+        try (Jvm testbed = Jvm.start(Testbed.class, Jvm.SHORT_RUN, List.of("--requests", "10000000", "--security", "none",
                 "--home", home.toString()))) {
             List<Long> pids = pids(testbed.awaitLine(l -> l.startsWith("replicas ready"), Duration.ofSeconds(120)));
             assertEquals(4, pids.size(), testbed.output());

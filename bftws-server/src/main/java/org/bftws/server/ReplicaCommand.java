@@ -51,7 +51,8 @@ public final class ReplicaCommand implements Callable<Integer> {
     String group;
 
     @Option(names = "--services", paramLabel = "DIR",
-            description = "deploy the .aar service archives of DIR (./bftws replica: the echo sample without it)")
+            description = "deploy the .aar service archives of DIR (./bftws replica: the echo sample without it); an "
+                    + "agreement-only node deploys none: the module's stand-in of its group's service orders there")
     Path services;
 
     @Option(names = "--run-dir", paramLabel = "DIR",

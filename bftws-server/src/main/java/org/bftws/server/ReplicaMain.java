@@ -65,6 +65,11 @@ public final class ReplicaMain {
         }
         targets.stream().map(ReplicaNode::note).filter(java.util.Objects::nonNull).distinct()
                 .forEach(note -> err.println("replica: note: " + note));
+        if (options.services() != null && targets.stream().noneMatch(t -> t.node().role().executes())) {
+            err.println("replica: note: " + name + " orders " + String.join(" and ", targets.stream()
+                    .map(t -> t.group().service()).toList()) + " without executing it: the archives of --services "
+                    + options.services() + " are not deployed");
+        }
         // How the bftws module (NodeSettings, SecurityRuntime) learns the deployment and who this node is.
         System.setProperty("bftws.replicasConfig", first.configFile().toAbsolutePath().toString());
         System.setProperty("bftws.party", name);
@@ -127,6 +132,9 @@ public final class ReplicaMain {
      * Writes the repository of one of this node's Axis2 nodes and starts it. With {@code several} (an agreement
      * node ordering each service of its agreement group in this JVM) each service's node gets a repository of its
      * own, whose axis2.xml names the service, and no archives: an agreement-only node does not run the service.
+     * Nor does one of a single group (Configuration II's f ordering nodes, III's agreement nodes): the module deploys
+     * a stand-in of the service's name there, which takes the requests into ordering, so an archive of that service
+     * would be a second service of the same name, which Axis2 refuses to deploy.
      */
     private static NodeHttpServer start(ReplicaNode target, boolean several, Path runDir, ReplicaOptions options,
                                         SampleService sample, NodeContainer container) throws IOException {
@@ -135,6 +143,10 @@ public final class ReplicaMain {
                     container, target.port());
             NodeRepository.serving(repository, target.group().service());
             return startIn(repository, target, sample, container);
+        }
+        if (!target.node().role().executes()) {
+            return startIn(NodeRepository.forNode(runDir.resolve("repository"), container, target.port()), target,
+                    sample, container);
         }
         Path repository = options.services() != null
                 ? NodeRepository.forNode(runDir.resolve("repository"), options.services(), container, target.port())

@@ -188,6 +188,95 @@ class ReplicaMainTest {
                 run[2]);
     }
 
+    /**
+     * Configuration II's agreement-only node replica3 (f=1, profile none), on free ports, run in this JVM with
+     * {@code args} and {@code sample} until it answered 'stats' from standard input and stopped; returns [status,
+     * out, err].
+     */
+    private String[] runAgreementOnlyNode(SampleService sample, String... args) throws IOException {
+        StringBuilder x = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n<group service=\"EchoService\""
+                + " endpoint=\"http://echo.bftws.group/axis2/services/EchoService\" f=\"1\" configuration=\"II\">\n"
+                + "<security profile=\"none\"/>\n");
+        List<Integer> ports = freePorts(8);
+        for (int i = 0; i < 4; i++) {
+            String base = "http://127.0.0.1:" + ports.get(i) + "/axis2/services/";
+            x.append("<node id=\"").append(i).append("\" name=\"replica").append(i).append("\" role=\"")
+                    .append(i < 3 ? "agree-execute" : "agree").append("\" serviceEndpoint=\"").append(base)
+                    .append("EchoService\" controlEndpoint=\"").append(base).append("BftControl\" channelEndpoint=\"tcp://")
+                    .append("127.0.0.1:").append(ports.get(4 + i)).append("\"/>\n");
+        }
+        Path conf = Files.writeString(dir.resolve("configuration-ii.xml"), x.append("</group>\n<client name=\"client1\"/>\n"
+                + "</replicas>\n"));
+        List<String> line = new java.util.ArrayList<>(List.of("--name", "replica3", "--conf", conf.toString(),
+                "--run-dir", dir.resolve("replica3").toString()));
+        line.addAll(List.of(args));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        java.io.InputStream stdin = System.in;
+        System.setIn(new java.io.ByteArrayInputStream("stats\nstop\n".getBytes(StandardCharsets.UTF_8)));
+        try {
+            int status = ReplicaMain.run(Cli.parse(new ReplicaCommand(sample), line.toArray(String[]::new)).options(), sample,
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            return new String[] {Integer.toString(status), out.toString(StandardCharsets.UTF_8),
+                    err.toString(StandardCharsets.UTF_8)};
+        } finally {
+            System.setIn(stdin);
+        }
+    }
+
+    /** {@code n} distinct loopback ports free a moment ago (all held open at once, so none comes twice). */
+    private static List<Integer> freePorts(int n) throws IOException {
+        List<java.net.ServerSocket> held = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                held.add(new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()));
+            }
+            return held.stream().map(java.net.ServerSocket::getLocalPort).toList();
+        } finally {
+            for (java.net.ServerSocket s : held) {
+                s.close();
+            }
+        }
+    }
+
+    /** The echo sample, as the checkout's launcher deploys it on a replica started without --services. */
+    private static final SampleService ECHO_SAMPLE = new SampleService() {
+        @Override
+        public void writeArchives(Path servicesDirectory) throws IOException {
+            org.bftws.samples.echo.EchoServiceArchive.writeTo(servicesDirectory);
+        }
+
+        @Override
+        public java.util.Map<String, StateQuery> queries() {
+            return java.util.Map.of();
+        }
+    };
+
+    /**
+     * An agreement-only node orders its group's requests through the module's stand-in of the service and runs no
+     * archive of it: one would be a second service of that name, which Axis2 refuses to deploy (the testbed's
+     * --config II and III failed so). Neither the launcher's sample nor the archives of --services are deployed there.
+     */
+    @Test
+    void anAgreementOnlyNodeDeploysNoServiceArchiveAndStartsWithTheModulesStandIn() throws Exception {
+        String[] sample = runAgreementOnlyNode(ECHO_SAMPLE);
+        assertEquals("0", sample[0], sample[2]);
+        assertTrue(sample[1].startsWith("ready replica3 "), sample[1]);
+        assertTrue(sample[1].contains("stats replica3 delivered=0 "), sample[1]);
+        Path services = dir.resolve("replica3").resolve("repository").resolve("services");
+        try (java.util.stream.Stream<Path> archives = Files.list(services)) {
+            assertEquals(List.of(), archives.toList());
+        }
+
+        Path archives = Files.createDirectories(dir.resolve("archives"));
+        org.bftws.samples.echo.EchoServiceArchive.writeTo(archives);
+        String[] given = runAgreementOnlyNode(null, "--services", archives.toString());
+        assertEquals("0", given[0], given[2]);
+        assertTrue(given[1].startsWith("ready replica3 "), given[1]);
+        assertTrue(given[2].contains("replica: note: replica3 orders EchoService without executing it: the archives of "
+                + "--services " + archives + " are not deployed"), given[2]);
+    }
+
     @Test
     void theProductsReplicaDeploysTheArchivesItIsGivenAndHasNoDefaultService() {
         assertEquals(dir, ReplicaOptions.parse("--id", "0", "--services", dir.toString()).services());
