@@ -104,21 +104,27 @@ class LedgerSampleReplicationTest {
         return Long.parseLong(call(client, "urn:balance", request));
     }
 
-    /** get_state through the group with the ALL policy: every replica must return the same state. */
+    /**
+     * get_state through the group with the ALL policy on every attempt: the call succeeds only when all 3f+1 replicas
+     * return the same state. A replica still catching up makes an attempt fail, and the next one waits for it; no
+     * attempt ever falls back to f+1 matching replies, so replicas that disagree fail the test.
+     */
     private static String stateOnEveryReplica(ServiceClient client) throws Exception {
-        client.getOptions().setProperty(ReplyVoting.REPLY_POLICY, ReplyPolicy.ALL);
         AxisFault last = null;
-        for (int attempt = 0; attempt < 30; attempt++) {
-            try {
-                return call(client, "urn:get_state", F.createOMElement("get_state", L));
-            } catch (AxisFault e) { // a replica still catching up answers later
-                last = e;
-                Thread.sleep(1_000);
-            } finally {
-                client.getOptions().setProperty(ReplyVoting.REPLY_POLICY, ReplyPolicy.WEAK_QUORUM);
+        try {
+            for (int attempt = 0; attempt < 30; attempt++) {
+                client.getOptions().setProperty(ReplyVoting.REPLY_POLICY, ReplyPolicy.ALL);
+                try {
+                    return call(client, "urn:get_state", F.createOMElement("get_state", L));
+                } catch (AxisFault e) {
+                    last = e;
+                    Thread.sleep(1_000);
+                }
             }
+            throw last;
+        } finally {
+            client.getOptions().setProperty(ReplyVoting.REPLY_POLICY, ReplyPolicy.WEAK_QUORUM);
         }
-        throw last;
     }
 
     /** The text of the reply's {@code return} element. */
