@@ -102,7 +102,7 @@ class ToolRunsTest {
             line(lines, "measure: done, .*");
         }));
         // a replica killed at 10 s and 20 s, each started again after 3 s
-        tools.add(tool("soak --seconds 30 --restart-every 10 --down 3 --security none", lines ->
+        tools.add(tool("soak --seconds 60 --restart-every 10 --down 3 --security none", lines ->
                 line(lines, "soak: [1-9]\\d* ok, 0 failed, [1-9]\\d* restarts, states equal, exactly once, heap max \\d+ MB")));
         return only(tools, System.getProperty("tools"));
     }
