@@ -123,8 +123,10 @@ final class Soak {
     private boolean soak(ReplicaGroup group, SoakLoad clients) throws IOException, InterruptedException {
         clients.start(options.clients());
         note(group, clients, "clients started");
-        long end = t0 + TimeUnit.SECONDS.toNanos(options.seconds());
-        long nextKill = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.restartEvery());
+        // the clients append for the time asked, counted from their start: the replicas' start-up is not part of it
+        long appending = System.nanoTime();
+        long end = appending + TimeUnit.SECONDS.toNanos(options.seconds());
+        long nextKill = appending + TimeUnit.SECONDS.toNanos(options.restartEvery());
         int restarts = 0;
         while (true) {
             long wakeAt = Math.min(end, nextKill);
