@@ -26,18 +26,7 @@ record ReplicaStatus(long heapUsedBytes, long replyEntries, long stableCheckpoin
 
     /** The status of the replica listening on {@code port} of 127.0.0.1; empty when it does not answer in time. */
     static Optional<ReplicaStatus> read(int port, Duration timeout) {
-        try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/bftws/status")).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
-            // 503: the replica executes nothing (it says why in the same document)
-            return r.statusCode() == 200 || (r.statusCode() == 503 && r.body().startsWith("{"))
-                    ? Optional.of(parse(r.body())) : Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        return page(port, timeout).map(ReplicaStatus::parse);
     }
 
     /**
@@ -46,11 +35,20 @@ record ReplicaStatus(long heapUsedBytes, long replyEntries, long stableCheckpoin
      * replica does not answer in time or the page has no such counter.
      */
     static Optional<Long> counter(int port, String name, Duration timeout) {
+        long value = page(port, timeout).map(json -> number(json, Pattern.quote(name))).orElse(-1L);
+        return value < 0 ? Optional.empty() : Optional.of(value);
+    }
+
+    /**
+     * The status document (JSON) of the replica listening on {@code port} of 127.0.0.1: answered with 200, or with 503
+     * when the replica executes nothing (it says why in the same document); empty when it does not answer in time.
+     */
+    private static Optional<String> page(int port, Duration timeout) {
         try {
             HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                     + "/bftws/status")).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
-            long value = r.body().startsWith("{") ? number(r.body(), Pattern.quote(name)) : -1;
-            return value < 0 ? Optional.empty() : Optional.of(value);
+            return r.statusCode() == 200 || (r.statusCode() == 503 && r.body().startsWith("{"))
+                    ? Optional.of(r.body()) : Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         } catch (InterruptedException e) {

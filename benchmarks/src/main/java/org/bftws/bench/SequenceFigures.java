@@ -148,13 +148,17 @@ final class SequenceFigures {
 
     /**
      * Every replica's count of sequences it refused because their party held its maximum (status page counter
-     * {@code sequences refused: the party holds its maximum}), summed; a replica that does not answer counts 0.
+     * {@code sequences refused: the party holds its maximum}), summed. A replica that does not say fails the run: a
+     * count it could not read would pass for none refused.
      */
     private static long partyLimitRefusals(ReplicaGroup group) {
+        String counter = "sequences refused: the party holds its maximum";
         long sum = 0;
         for (int i = 0; i < ReplicaGroup.SIZE; i++) {
-            sum += ReplicaStatus.counter(group.port(i), "sequences refused: the party holds its maximum",
-                    STATUS_TIMEOUT).orElse(0L);
+            int replica = i;
+            sum += ReplicaStatus.counter(group.port(i), counter, STATUS_TIMEOUT).orElseThrow(() ->
+                    new IllegalStateException(ReplicaGroup.name(replica) + "'s status page did not give '" + counter
+                            + "' within " + STATUS_TIMEOUT.toSeconds() + " s"));
         }
         return sum;
     }
