@@ -30,22 +30,7 @@ final class Jvm implements AutoCloseable {
     }
 
     static Jvm start(Class<?> main, List<String> args) throws IOException {
-        return start(main, List.of(), args);
-    }
-
-    /**
-     * The same, started through {@code prefix} (a command that runs the rest of the line, or empty) with
-     * {@code environment} put into this JVM's environment.
-     */
-    static Jvm start(List<String> prefix, Map<String, String> environment, Class<?> main, List<String> args)
-            throws IOException {
-        List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
-                System.getProperty("java.class.path"), main.getName()));
-        command.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().putAll(environment);
-        return new Jvm(pb.start());
+        return start(List.of(), Map.of(), List.of(), main, args);
     }
 
     /**
@@ -53,15 +38,28 @@ final class Jvm implements AutoCloseable {
      * (through {@code BFTWS_REPLICA_JAVA_OPTS}, which {@link ReplicaProcess} adds to a replica's command line).
      */
     static Jvm start(Class<?> main, List<String> jvmOptions, List<String> args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m"));
+        return start(List.of(), jvmOptions.isEmpty() ? Map.of()
+                : Map.of("BFTWS_REPLICA_JAVA_OPTS", String.join(" ", jvmOptions)), jvmOptions, main, args);
+    }
+
+    /**
+     * As {@link #start(Class, List)}, started through {@code prefix} (a command that runs the rest of the line, or
+     * empty) with {@code environment} put into this JVM's environment.
+     */
+    static Jvm start(List<String> prefix, Map<String, String> environment, Class<?> main, List<String> args)
+            throws IOException {
+        return start(prefix, environment, List.of(), main, args);
+    }
+
+    private static Jvm start(List<String> prefix, Map<String, String> environment, List<String> jvmOptions,
+                             Class<?> main, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        if (!jvmOptions.isEmpty()) {
-            builder.environment().put("BFTWS_REPLICA_JAVA_OPTS", String.join(" ", jvmOptions));
-        }
+        builder.environment().putAll(environment);
         return new Jvm(builder.start());
     }
 

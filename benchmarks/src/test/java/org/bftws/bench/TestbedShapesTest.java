@@ -204,7 +204,7 @@ class TestbedShapesTest {
             assertTrue(run.counter("replica0", "delivered").get(0) >= WARMUP + REQUESTS, run.stats("replica0"));
             assertTrue(!run.stats("replica0").contains(" view="), "a BFT replica: " + run.stats("replica0"));
         }));
-        return only(shapes, System.getProperty("shapes"));
+        return CaseFilter.only(shapes, System.getProperty("shapes"));
     }
 
     /** Each of {@code nodes} ran as a replica of the {@code wssec} profile (its log says so when it starts). */
@@ -214,14 +214,6 @@ class TestbedShapesTest {
                     node + ".log");
             assertEquals(List.of(0L), run.counter(node, "security-refusals"), run.stats(node));
         }
-    }
-
-    /**
-     * The cases whose name contains {@code filter} (all when it is null): {@code -Dshapes=TEXT} on Maven's command line runs
-     * only those, e.g. while working on one of them.
-     */
-    static Stream<Arguments> only(List<Arguments> cases, String filter) {
-        return cases.stream().filter(a -> filter == null || ((String) a.get()[0]).contains(filter));
     }
 
     /** A shape: the options as README.md and docs/ show them (the test's name), more options, what it must show. */
@@ -248,9 +240,7 @@ class TestbedShapesTest {
             }
             Matcher last = FINAL_LINE.matcher(out.get(out.size() - 1));
             assertTrue(last.matches(), shape + ": last line " + out.get(out.size() - 1) + "\n" + testbed.output());
-            if (!shape.startsWith("--hostile")) { // the attack's timeline, not --requests, bounds that run
-                assertEquals(Integer.toString(REQUESTS), last.group(1), testbed.output());
-            }
+            assertEquals(Integer.toString(REQUESTS), last.group(1), testbed.output());
             assertEquals("0", last.group(2), testbed.output());
             assertEquals(0, status, testbed.output());
             assertTrue(out.stream().noneMatch(l -> l.startsWith("warning:")), testbed.output());
