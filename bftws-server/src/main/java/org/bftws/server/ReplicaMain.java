@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import org.apache.axis2.AxisFault;
+import org.bftws.axis2.monitoring.HttpAdmissionCounters;
 import org.bftws.axis2.node.BftwsNode;
 import org.bftws.config.ConfigException;
 import org.bftws.config.ReplicasConfigReader;
@@ -216,8 +217,12 @@ public final class ReplicaMain {
 
     /**
      * One line: {@code stats NAME delivered=D accepted=A refused=R security-refusals=S retransmissions=T
-     * hold-timeouts=H} (H: exchanges answered "retry later" because what they waited for took longer than the hold
-     * timeout; 0 in a fault-free run), with {@code <tls>} the TLS handshakes and refused certificates, and for a
+     * hold-timeouts=H connections-refused-queue-full=Q stale-connections-dropped=O connections-refused-tls=L}
+     * (H: exchanges answered "retry later" because what they waited for took longer than the hold timeout; 0 in a
+     * fault-free run; Q, O, L: connections the HTTP server closed before a request on them was read, because the
+     * queue for a worker was full, because they waited for one longer than their client does, or because their TLS
+     * handshake failed: docs/operations.md, "Connections waiting for a worker"), with {@code <tls>} the TLS handshakes and refused
+     * certificates, and for a
      * replica of a BFT group its view, stable checkpoint and ordering counters; delivered counts executed requests.
      * A replica that executes nothing (its service could not install or give a state) says so first, with the
      * sequence number it stopped at: {@code not-executing-since=N}.
@@ -238,7 +243,15 @@ public final class ReplicaMain {
                 + " refused=" + node.counters().refused.get()
                 + " security-refusals=" + securityRefusals
                 + " retransmissions=" + node.counters().retransmissions.get()
-                + " hold-timeouts=" + node.counters().holdTimeouts.get() + tls(server) + ordering;
+                + " hold-timeouts=" + node.counters().holdTimeouts.get() + connections(server) + tls(server)
+                + ordering;
+    }
+
+    /** What the node's HTTP server refused before reading a request (a constant 503, a close unread). */
+    private static String connections(NodeHttpServer server) {
+        HttpAdmissionCounters c = HttpAdmissionCounters.of(server.context());
+        return " connections-refused-queue-full=" + c.refusedQueueFull.get() + " stale-connections-dropped="
+                + c.staleDropped.get() + " connections-refused-tls=" + c.tlsFailed.get();
     }
 
     /** With {@code <tls>}: {@code tls-handshakes=N tls-refusals=M} (a handshake per connection, never per request). */
