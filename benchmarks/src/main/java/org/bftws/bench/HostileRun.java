@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import org.bftws.bench.hostile.HostileClient;
+import org.bftws.bench.hostile.HostileMode;
 
 /**
  * {@code ./bftws testbed --hostile MODE}: while the testbed's echo client calls in a loop for the attack's timeline,
@@ -41,6 +42,10 @@ final class HostileRun implements AutoCloseable {
     private static final Duration STATS_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final String HEAP = "256m";
+    /** The replicas' stats fields: requests refused by authentication; connections closed before one was read. */
+    private static final List<String> SECURITY_REFUSALS = List.of("security-refusals");
+    private static final List<String> CLOSED_UNREAD = List.of("connections-refused-queue-full",
+            "stale-connections-dropped", "connections-refused-tls");
 
     private final HostileOptions options;
     private final TestbedDeployment deployment;
@@ -55,6 +60,10 @@ final class HostileRun implements AutoCloseable {
     private final AtomicLong hostileSent = new AtomicLong();
     private final CountDownLatch ready = new CountDownLatch(1);
     private volatile String hostileTotals = "";
+    /** The hostile client's last totals as fields: sent, replied, faults, errors, spoilt, retransmissions. */
+    private volatile Map<String, String> hostileFields = Map.of();
+    /** The node the hostile modes treat as the primary (view 0's). */
+    private String primary;
     private Process process;
     private OutputStream stdin;
     private volatile long t0;
@@ -88,7 +97,7 @@ final class HostileRun implements AutoCloseable {
     /** Starts the hostile client's JVM, which sets itself up (Axis2, keys) while the honest client warms up. */
     void launch() throws IOException {
         Path conf = deployment.writeClientCopy(runDir.resolve("hostile-replicas.xml"), options.protocolAttributes());
-        String primary = deployment.nodes().stream().filter(n -> n.role().orders() && n.id() == 0).findFirst()
+        primary = deployment.nodes().stream().filter(n -> n.role().orders() && n.id() == 0).findFirst()
                 .orElseThrow().name();
         // the replicas' service endpoints as the run's replicas.xml gives them (HTTPS with <tls>)
         String targets = org.bftws.config.ReplicasConfigReader.read(conf, org.bftws.config.KeyFileCheck.none())
@@ -117,7 +126,8 @@ final class HostileRun implements AutoCloseable {
                     ready.countDown();
                 } else if (line.startsWith("hostile sent=")) {
                     hostileTotals = line.substring("hostile ".length());
-                    hostileSent.set(Long.parseLong(ReplicaGroup.fields(line).getOrDefault("sent", "0")));
+                    hostileFields = ReplicaGroup.fields(line);
+                    hostileSent.set(Long.parseLong(hostileFields.getOrDefault("sent", "0")));
                 }
             });
         } catch (IOException | RuntimeException e) {
@@ -297,6 +307,7 @@ final class HostileRun implements AutoCloseable {
                 rate(attackStarted, stopped), rate(stopped, end), viewsBefore, viewsAfter,
                 hostileTotals.isEmpty() ? "no totals" : hostileTotals);
         List<String> problems = new ArrayList<>();
+        refusals(viewsAtStart, now.stats(), problems);
         for (int i = 0; i < replicas.size(); i++) {
             String v0 = viewsAtStart.size() > i ? viewsAtStart.get(i).map(f -> f.get("view")).orElse(null) : null;
             String v1 = now.stats().get(i).map(f -> f.get("view")).orElse(null);
@@ -320,11 +331,123 @@ final class HostileRun implements AutoCloseable {
         String recovery = first.map(f -> String.format(Locale.ROOT, "first honest answer %.2f s after the attack "
                 + "stopped", (f - stopped) / 1e9)).orElse("no honest answer after the attack stopped");
         if (problems.isEmpty()) {
-            out.println("hostile check: ok: no replica changed its view (" + viewsAfter + "), " + recovery);
+            out.println("hostile check: ok: no replica changed its view (" + viewsAfter + "), " + recovery
+                    + (options.mode().spoilsAuthenticators() || options.mode() == HostileMode.VALID
+                    ? ", the refusals account for the hostile requests" : ""));
             return true;
         }
         out.println("hostile check: FAILED: " + String.join("; ", problems) + " (" + recovery + ")");
         return false;
+    }
+
+    /**
+     * Prints {@code hostile refusals: sent=S spoilt=K retransmissions=T refused=R closed=C replica0=R0+C0 ..}: the
+     * hostile client's totals (calls, requests spoilt, the module's retransmissions to one replica), and for each
+     * replica the security refusals (Ri) and the connections its HTTP server closed before a request on them was
+     * read (Ci: queue full, stale, TLS handshake failed) from the attack's start ({@code before}) to {@code after};
+     * adds to {@code problems} where they do not account for the hostile requests. A replica whose entry the mode
+     * spoils must refuse every spoilt request it reads, once (the MulticastSender sends each to every replica), and
+     * each retransmission to it once more; one whose entry stays valid, and every replica under {@code valid}, none.
+     * So at a refusing replica K - N <= Ri + Ci and Ri <= K + T + N: N ({@code --hostile-threads}, one request per
+     * thread) is what may still be on its way when the client stops (it reports its totals once more then, no thread
+     * starting another call); the connections closed unread are counted too, as a loaded machine closes some of the
+     * attack's (a TLS handshake or a wait for a worker longer than its client waits), though honest ones among them
+     * cannot be told apart. For {@code garbage} and {@code create-flood} the refusals are printed, not checked (they
+     * are refused before authentication, or not by it).
+     */
+    private void refusals(List<Optional<Map<String, String>>> before, List<Optional<Map<String, String>>> after,
+                          List<String> problems) {
+        HostileMode mode = options.mode();
+        Map<String, String> totals = hostileFields;
+        List<String> counted = new ArrayList<>();
+        long refused = 0;
+        long closed = 0;
+        boolean known = true;
+        for (int i = 0; i < replicas.size(); i++) {
+            long r = between(before, after, i, SECURITY_REFUSALS);
+            long c = between(before, after, i, CLOSED_UNREAD);
+            known &= r >= 0 && c >= 0;
+            refused += Math.max(0, r);
+            closed += Math.max(0, c);
+            counted.add(replicas.get(i).name() + "=" + (r >= 0 ? Long.toString(r) : "?") + "+"
+                    + (c >= 0 ? Long.toString(c) : "?"));
+        }
+        String line = "hostile refusals: sent=" + totals.getOrDefault("sent", "?");
+        if (!mode.spoilsAuthenticators() && mode != HostileMode.VALID) {
+            out.println(line + " refused=" + refused + " closed=" + closed + " " + String.join(" ", counted)
+                    + " (not checked: " + mode.label() + " is not refused by the request authenticator)");
+            return;
+        }
+        long spoilt = Long.parseLong(totals.getOrDefault("spoilt", "-1"));
+        long retransmissions = Long.parseLong(totals.getOrDefault("retransmissions", "-1"));
+        if (spoilt < 0 || retransmissions < 0 || !known) {
+            out.println(line + " refused=" + refused + " closed=" + closed + " " + String.join(" ", counted));
+            problems.add(spoilt < 0 || retransmissions < 0 ? "the hostile client reported no totals of its requests"
+                    : "a replica did not say its refusals");
+            return;
+        }
+        if (mode.spoilsAuthenticators() && spoilt == 0) {
+            problems.add("the hostile client spoilt no request: none reached the replicas to be refused (could it "
+                    + "open its sequences? see its log)");
+        } else if (mode == HostileMode.VALID && Long.parseLong(totals.getOrDefault("replied", "0")) == 0) {
+            problems.add("none of the hostile client's valid requests was answered: the control put no load on the "
+                    + "group (see its log)");
+        }
+        long inFlight = options.threads();
+        List<String> refusing = new ArrayList<>();
+        for (int i = 0; i < replicas.size(); i++) {
+            String name = replicas.get(i).name();
+            long r = between(before, after, i, SECURITY_REFUSALS);
+            long c = between(before, after, i, CLOSED_UNREAD);
+            if (!mode.refusedBy(name, primary)) {
+                if (r != 0) {
+                    problems.add(String.format(Locale.ROOT, "%s counted %d security refusals, where %s requests "
+                            + "are valid", name, r, mode.label()));
+                }
+                continue;
+            }
+            refusing.add(name);
+            if (r + c < spoilt - inFlight) {
+                problems.add(String.format(Locale.ROOT, "%s counted %d security refusals and %d connections closed "
+                        + "unread, fewer than the %d spoilt hostile requests less %d in flight", name, r, c, spoilt,
+                        inFlight));
+            } else if (r > spoilt + retransmissions + inFlight) {
+                problems.add(String.format(Locale.ROOT, "%s counted %d security refusals, more than the %d spoilt "
+                        + "hostile requests, %d retransmissions and %d in flight", name, r, spoilt, retransmissions,
+                        inFlight));
+            }
+        }
+        out.printf(Locale.ROOT, "%s spoilt=%d retransmissions=%d refused=%d closed=%d %s (%s)%n", line, spoilt,
+                retransmissions, refused, closed, String.join(" ", counted), refusing.isEmpty()
+                        ? "security refusals + connections closed unread; no replica may refuse a request of "
+                        + mode.label()
+                        : "security refusals + connections closed unread; each of " + String.join(", ", refusing)
+                        + " must count between " + Math.max(0, spoilt - inFlight) + " (the spoilt requests less "
+                        + inFlight + " in flight) and " + (spoilt + retransmissions + inFlight)
+                        + " refusals (with every retransmission)");
+    }
+
+    /** Replica {@code i}'s {@code counter} (summed) from {@code before} to {@code after}; -1 when not known. */
+    private static long between(List<Optional<Map<String, String>>> before, List<Optional<Map<String, String>>> after,
+                                int i, List<String> counter) {
+        if (before.size() <= i || after.size() <= i) {
+            return -1;
+        }
+        Optional<Long> a = before.get(i).flatMap(f -> sum(f, counter));
+        Optional<Long> b = after.get(i).flatMap(f -> sum(f, counter));
+        return a.isPresent() && b.isPresent() ? b.get() - a.get() : -1;
+    }
+
+    private static Optional<Long> sum(Map<String, String> stats, List<String> counter) {
+        long n = 0;
+        for (String name : counter) {
+            String v = stats.get(name);
+            if (v == null) {
+                return Optional.empty();
+            }
+            n += Long.parseLong(v);
+        }
+        return Optional.of(n);
     }
 
     private Optional<Long> firstAnswerAfter(long stopped) {

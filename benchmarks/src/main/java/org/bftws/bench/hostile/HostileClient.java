@@ -45,8 +45,13 @@ import org.bftws.server.NodeRepository;
  * <p>In the modes that spoil authenticators each thread first sends one valid request (its sequence is then open);
  * standard input: {@code start} starts the threads, {@code stop} or the end of input ends the JVM at once
  * (requests in flight are abandoned with their connections, so the attack ends when the process does). Standard
- * output: {@code ready hostile} once set up, then every second {@code hostile sent=S replied=R faults=F errors=E}
- * (totals: calls started; calls answered with a reply, with a fault or HTTP status, or not answered at all).
+ * output: {@code ready hostile} once set up, then every second and once more on {@code stop}
+ * {@code hostile sent=S replied=R faults=F errors=E spoilt=K retransmissions=T} (totals since {@code start}: calls
+ * started; calls answered with a reply, with a fault or HTTP status, or not answered at all; requests whose
+ * authenticator was spoilt, each sent once to every replica; the module's retransmissions of a request to one replica
+ * after a lost exchange or a "retry later"; the last two only for the modes that go through the module). With them
+ * the testbed accounts for the replicas' refusals: every replica whose entry was spoilt refuses each spoilt request
+ * once, and each retransmission to it once more.
  */
 public final class HostileClient {
 
@@ -67,6 +72,10 @@ public final class HostileClient {
     private volatile HttpClient http;
     /** The modes that spoil authenticators: the handler, armed when the attack starts. */
     private volatile Corruption corruption;
+    /** The module's retransmissions when the attack started (the valid first requests' are not the attack's). */
+    private volatile long retransmissionsBefore;
+    /** Set on {@code stop}: no thread starts another call, so the last totals count every request sent. */
+    private volatile boolean stopping;
     /** Each thread's ServiceClient for echo requests, on a sequence opened before the attack. */
     private ServiceClient[] clients;
 
@@ -104,6 +113,7 @@ public final class HostileClient {
                 client.startThreads();
             }
         }
+        client.stopping = true;
         client.report();
         out.println("stopped hostile");
         out.flush();
@@ -184,6 +194,9 @@ public final class HostileClient {
     }
 
     private void startThreads() {
+        if (context != null) {
+            retransmissionsBefore = BftwsNode.of(context).counters().retransmissions.get();
+        }
         if (corruption != null) {
             corruption.arm(true);
         }
@@ -209,8 +222,11 @@ public final class HostileClient {
     }
 
     private synchronized void report() {
+        String module = context == null ? "" : " spoilt=" + (corruption == null ? 0 : corruption.spoilt())
+                + " retransmissions="
+                + (BftwsNode.of(context).counters().retransmissions.get() - retransmissionsBefore);
         out.println("hostile sent=" + sent.get() + " replied=" + replied.get() + " faults=" + faults.get()
-                + " errors=" + errors.get());
+                + " errors=" + errors.get() + module);
         out.flush();
     }
 
@@ -272,8 +288,11 @@ public final class HostileClient {
     /** Sends {@code next}'s messages one after another at the client's pace, counting how each call ended. */
     private void callForever(ServiceClient client, java.util.function.Supplier<OMElement> next)
             throws InterruptedException {
-        while (true) {
+        while (!stopping) {
             pace();
+            if (stopping) {
+                return;
+            }
             sent.incrementAndGet();
             try {
                 OMElement reply = client.sendReceive(next.get());

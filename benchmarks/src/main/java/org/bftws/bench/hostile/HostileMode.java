@@ -55,6 +55,14 @@ public enum HostileMode {
         return spoilsAuthenticators();
     }
 
+    /**
+     * Whether replica {@code node} must refuse every request of this mode ({@code primary}: the node treated as the
+     * primary): the modes that spoil authenticators, at the nodes whose entry they spoil.
+     */
+    public boolean refusedBy(String node, String primary) {
+        return spoilsAuthenticators() && !keepsEntryFor(node, primary);
+    }
+
     /** Whether the entry for {@code node} stays valid, {@code primary} being the node treated as the primary. */
     boolean keepsEntryFor(String node, String primary) {
         boolean isPrimary = node.equalsIgnoreCase(primary);
