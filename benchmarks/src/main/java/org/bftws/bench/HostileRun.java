@@ -24,15 +24,19 @@ import org.bftws.bench.hostile.HostileClient;
 import org.bftws.bench.hostile.HostileMode;
 
 /**
- * {@code ./bftws testbed --hostile MODE}: while the testbed's echo client calls in a loop for the attack's timeline,
- * a hostile client ({@link HostileClient}, the second client party {@value TestbedDeployment#HOSTILE_CLIENT} with
- * keys of its own, in a JVM of its own) attacks the group from {@code start} for {@code duration} seconds of the
- * measured phase; its JVM ends when the attack does. Every {@value #WINDOW_SECONDS} s it prints honest calls per
- * second, the requests each replica executed per second, each replica's view (both from the replicas' {@code stats}
- * answers), the replicas' CPU (their processes' CPU time, which the JDK reads from /proc/PID/stat on Linux, in % of
- * one core, summed) and the hostile calls sent per second; then a summary (honest calls per second before, during and
- * after the attack, views) and the check: no replica changed its view, and an honest call was answered within
- * {@link HostileOptions#RECOVERY_LIMIT} after the attack stopped. Only the processes it started are ever signalled.
+ * {@code ./bftws testbed --hostile MODE[,MODE..]}: while the testbed's echo client calls in a loop for the attacks'
+ * timeline, a hostile client ({@link HostileClient}, the second client party {@value TestbedDeployment#HOSTILE_CLIENT}
+ * with keys of its own) attacks the group once per mode, one attack after another: the first from {@code start}
+ * seconds into the measured phase, each for {@code duration} seconds, the next {@code after} seconds after the last
+ * one stopped. Each attack is a JVM of its own, started with the others while the honest client warms up, which
+ * ends when its attack does. Every {@value #WINDOW_SECONDS} s it prints honest calls per second, the requests each
+ * replica executed per second, each replica's view (both from the replicas' {@code stats} answers), the replicas'
+ * CPU (their processes' CPU time, which the JDK reads from /proc/PID/stat on Linux, in % of one core, summed) and the
+ * hostile calls sent per second; then for each attack a summary (honest calls per second before, during and after
+ * it, views), its refusals (the hostile requests against the refusals each replica counted), and with {@code valid}
+ * among several modes the honest calls during each attack against the control's; then the check: for every attack,
+ * no replica changed its view, an honest call was answered within {@link HostileOptions#RECOVERY_LIMIT} after it
+ * stopped, and the refusals account for its requests. Only the processes it started are ever signalled.
  */
 final class HostileRun implements AutoCloseable {
 
@@ -57,26 +61,110 @@ final class HostileRun implements AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "hostile-timeline"));
     /** When each honest call that got the right answer ended (nanoTime), in order of arrival. */
     private final List<Long> honestAnswers = new ArrayList<>();
-    private final AtomicLong hostileSent = new AtomicLong();
-    private final CountDownLatch ready = new CountDownLatch(1);
-    private volatile String hostileTotals = "";
-    /** The hostile client's last totals as fields: sent, replied, faults, errors, spoilt, retransmissions. */
-    private volatile Map<String, String> hostileFields = Map.of();
+    private final List<Attack> attacks = new ArrayList<>();
     /** The node the hostile modes treat as the primary (view 0's). */
     private String primary;
-    private Process process;
-    private OutputStream stdin;
     private volatile long t0;
-    private volatile long attackStarted;
-    private volatile long attackStopped;
     private volatile long measuredEnd;
-    private volatile List<Optional<Map<String, String>>> viewsAtStart = List.of();
     /** The readings at the start of the current window. */
     private volatile Sample last;
 
     /** One window's readings: when, honest answers so far, per replica its stats fields (empty: no answer), CPU. */
     private record Sample(long nanos, long honest, List<Optional<Map<String, String>>> stats, long cpuNanos,
                           long hostileSent) {
+    }
+
+    /** One attack: its mode, its hostile JVM, and what the run read around it. */
+    private final class Attack {
+        final HostileMode mode;
+        final Path log;
+        final CountDownLatch ready = new CountDownLatch(1);
+        final AtomicLong sent = new AtomicLong();
+        Process process;
+        OutputStream stdin;
+        /** The hostile client's last totals line, and its fields: sent, replied, faults, errors, spoilt, ... */
+        volatile String totals = "";
+        volatile Map<String, String> fields = Map.of();
+        /** When it started and stopped (nanoTime); 0: not (yet). */
+        volatile long started;
+        volatile long stopped;
+        /** The replicas' stats when it started, and when the next one started (or the run ended). */
+        volatile List<Optional<Map<String, String>>> atStart = List.of();
+        volatile List<Optional<Map<String, String>>> atEnd = List.of();
+
+        Attack(HostileMode mode) {
+            this.mode = mode;
+            this.log = runDir.resolve("hostile-" + mode.label() + ".log");
+        }
+
+        void launch(Path conf, String targets) throws IOException {
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-Xmx" + HEAP, "-XX:+ExitOnOutOfMemoryError", "-cp",
+                    System.getProperty("java.class.path"), HostileClient.class.getName(), "--mode", mode.label(),
+                    "--threads", Integer.toString(options.threads()), "--rate", Double.toString(options.rate()),
+                    "--size", "10", "--timeout-ms", Long.toString(options.timeout().toMillis()), "--conf",
+                    conf.toString(), "--party", TestbedDeployment.HOSTILE_CLIENT, "--repository",
+                    runDir.resolve("hostile-" + mode.label()).toString(), "--endpoint", deployment.clientEndpoint(),
+                    "--primary", primary, "--targets", targets));
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            stdin = process.getOutputStream();
+            daemon(this::pump, "output-hostile-" + mode.label()).start();
+            out.println("hostile client " + mode.label() + ": pid " + process.pid() + ", log " + log);
+        }
+
+        private void pump() {
+            try {
+                ChildOutput.copy(process, log, line -> {
+                    if (line.startsWith("ready hostile")) {
+                        ready.countDown();
+                    } else if (line.startsWith("hostile sent=")) {
+                        totals = line.substring("hostile ".length());
+                        fields = ReplicaGroup.fields(line);
+                        sent.set(Long.parseLong(fields.getOrDefault("sent", "0")));
+                    }
+                });
+            } catch (IOException | RuntimeException e) {
+                // the process ended; its log holds what it printed
+            }
+        }
+
+        void send(String command) {
+            try {
+                stdin.write((command + "\n").getBytes(StandardCharsets.UTF_8));
+                stdin.flush();
+            } catch (IOException e) {
+                // it has ended already
+            }
+        }
+
+        /** Tells the JVM to stop and waits for it to end (forcibly after 10 s); then the attack has stopped. */
+        void stop() {
+            try {
+                send("stop");
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.toHandle().destroyForcibly();
+                    process.waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stopped = System.nanoTime();
+        }
+
+        /** Ends the JVM if it still runs (by its handle). */
+        void close() {
+            if (process != null && process.isAlive()) {
+                send("stop");
+                try {
+                    if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                        process.toHandle().destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    process.toHandle().destroyForcibly();
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
     }
 
     HostileRun(HostileOptions options, TestbedDeployment deployment, List<ReplicaProcess> replicas, Path runDir,
@@ -86,6 +174,9 @@ final class HostileRun implements AutoCloseable {
         this.replicas = List.copyOf(replicas);
         this.runDir = runDir;
         this.out = out;
+        for (HostileMode mode : options.modes()) {
+            attacks.add(new Attack(mode));
+        }
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -94,7 +185,10 @@ final class HostileRun implements AutoCloseable {
         return t;
     }
 
-    /** Starts the hostile client's JVM, which sets itself up (Axis2, keys) while the honest client warms up. */
+    /**
+     * Starts the hostile client's JVMs, one per attack, which set themselves up (Axis2, keys, their sequences) while
+     * the honest client warms up, and then wait for their attack.
+     */
     void launch() throws IOException {
         Path conf = deployment.writeClientCopy(runDir.resolve("hostile-replicas.xml"), options.protocolAttributes());
         primary = deployment.nodes().stream().filter(n -> n.role().orders() && n.id() == 0).findFirst()
@@ -103,85 +197,65 @@ final class HostileRun implements AutoCloseable {
         String targets = org.bftws.config.ReplicasConfigReader.read(conf, org.bftws.config.KeyFileCheck.none())
                 .groupByService(TestbedDeployment.SERVICE).orElseThrow().nodes().stream()
                 .map(n -> n.serviceEndpoint().toString()).collect(Collectors.joining(","));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + HEAP, "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-                HostileClient.class.getName(), "--mode", options.mode().label(), "--threads",
-                Integer.toString(options.threads()), "--rate", Double.toString(options.rate()), "--size", "10",
-                "--timeout-ms", Long.toString(options.timeout().toMillis()), "--conf", conf.toString(), "--party",
-                TestbedDeployment.HOSTILE_CLIENT, "--repository", runDir.resolve("hostile").toString(), "--endpoint",
-                deployment.clientEndpoint(), "--primary", primary, "--targets", targets));
-        process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        stdin = process.getOutputStream();
-        Path log = runDir.resolve("hostile.log");
-        Thread pump = daemon(() -> pump(log), "output-hostile");
-        pump.start();
         out.println(options.describe());
-        out.println("hostile client: pid " + process.pid() + ", log " + log);
-    }
-
-    private void pump(Path log) {
-        try {
-            ChildOutput.copy(process, log, line -> {
-                if (line.startsWith("ready hostile")) {
-                    ready.countDown();
-                } else if (line.startsWith("hostile sent=")) {
-                    hostileTotals = line.substring("hostile ".length());
-                    hostileFields = ReplicaGroup.fields(line);
-                    hostileSent.set(Long.parseLong(hostileFields.getOrDefault("sent", "0")));
-                }
-            });
-        } catch (IOException | RuntimeException e) {
-            // the process ended; its log holds what it printed
+        for (Attack a : attacks) {
+            a.launch(conf, targets);
         }
     }
 
     /** The honest client's measured phase begins: the timeline starts now. */
     void measuring() {
         t0 = System.nanoTime();
-        out.printf(Locale.ROOT, "hostile run: %d s windows from the start of the measured phase; attack from %d s to"
-                + " %d s, the echo client calls until %d s%n", WINDOW_SECONDS, options.start().toSeconds(),
-                options.start().plus(options.duration()).toSeconds(), options.total().toSeconds());
+        List<String> planned = new ArrayList<>();
+        for (int i = 0; i < attacks.size(); i++) {
+            planned.add(String.format(Locale.ROOT, "%s from %d s to %d s", attacks.get(i).mode.label(),
+                    options.attackStart(i).toSeconds(), options.attackStart(i).plus(options.duration()).toSeconds()));
+        }
+        out.printf(Locale.ROOT, "hostile run: %d s windows from the start of the measured phase; %s %s (each %d s "
+                        + "after the last one stopped), the echo client calls until %d s%n", WINDOW_SECONDS,
+                attacks.size() == 1 ? "attack" : "attacks", String.join(", ", planned), options.after().toSeconds(),
+                options.total().toSeconds());
         out.println(header());
         // on the timeline's thread: this one is the client's, whose measured requests wait for it to return
         timeline.execute(() -> last = sample());
         timeline.scheduleAtFixedRate(this::window, WINDOW_SECONDS, WINDOW_SECONDS, TimeUnit.SECONDS);
-        timeline.schedule(this::startAttack, options.start().toMillis(), TimeUnit.MILLISECONDS);
+        timeline.schedule(() -> begin(0), options.start().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void startAttack() {
+    /**
+     * Starts attack {@code i} once its JVM is ready; the replicas' stats read now are its start's and the previous
+     * attack's end. One whose JVM is not ready in time is skipped (the check fails), and the next one comes as
+     * planned.
+     */
+    private void begin(int i) {
+        Attack a = attacks.get(i);
         try {
-            if (!ready.await(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || !process.isAlive()) {
-                out.println("hostile client: not ready (see hostile.log); no attack");
+            if (!a.ready.await(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || !a.process.isAlive()) {
+                out.println("hostile client " + a.mode.label() + ": not ready (see " + a.log + "); no attack");
+                if (i + 1 < attacks.size()) {
+                    timeline.schedule(() -> begin(i + 1), options.duration().plus(options.after()).toMillis(),
+                            TimeUnit.MILLISECONDS);
+                }
                 return;
             }
-            viewsAtStart = stats();
-            send("start");
-            attackStarted = System.nanoTime();
-            timeline.schedule(this::stopAttack, options.duration().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void stopAttack() {
-        try {
-            send("stop");
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.toHandle().destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
+            List<Optional<Map<String, String>>> stats = stats();
+            if (i > 0) {
+                attacks.get(i - 1).atEnd = stats;
             }
+            a.atStart = stats;
+            a.send("start");
+            a.started = System.nanoTime();
+            timeline.schedule(() -> end(i), options.duration().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        attackStopped = System.nanoTime();
     }
 
-    private void send(String command) {
-        try {
-            stdin.write((command + "\n").getBytes(StandardCharsets.UTF_8));
-            stdin.flush();
-        } catch (IOException e) {
-            // it has ended already
+    /** Ends attack {@code i}; the next one starts {@code after} seconds later. */
+    private void end(int i) {
+        attacks.get(i).stop();
+        if (i + 1 < attacks.size()) {
+            timeline.schedule(() -> begin(i + 1), options.after().toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -211,7 +285,8 @@ final class HostileRun implements AutoCloseable {
         for (ReplicaProcess r : replicas) {
             cpu += r.cpu().map(Duration::toNanos).orElse(0L);
         }
-        return new Sample(System.nanoTime(), honestCount(), stats, cpu, hostileSent.get());
+        return new Sample(System.nanoTime(), honestCount(), stats, cpu,
+                attacks.stream().mapToLong(a -> a.sent.get()).sum());
     }
 
     /** Every replica's stats fields, asked at once; empty for one that did not answer within 2 s. */
@@ -232,7 +307,7 @@ final class HostileRun implements AutoCloseable {
 
     private String header() {
         String names = replicas.stream().map(ReplicaProcess::name).collect(Collectors.joining(" "));
-        return String.format(Locale.ROOT, "  %-11s %-7s %9s  %-31s %-9s %6s  %s", "window", "phase", "honest/s",
+        return String.format(Locale.ROOT, "  %-11s %-12s %9s  %-31s %-9s %6s  %s", "window", "phase", "honest/s",
                 "executed/s (" + names.replace("replica", "") + ")", "views", "cpu %", "hostile sent/s");
     }
 
@@ -260,16 +335,32 @@ final class HostileRun implements AutoCloseable {
                     (delivered(y.get()) - delivered(x.get())) / seconds) : "?");
             views.add(y.map(f -> f.getOrDefault("view", "?")).orElse("?"));
         }
-        return String.format(Locale.ROOT, "  %-11s %-7s %9.1f  %-31s %-9s %6.0f  %.1f", a + "-" + b + " s",
-                phase(a, b), (to.honest() - from.honest()) / seconds, String.join(" ", executed),
+        return String.format(Locale.ROOT, "  %-11s %-12s %9.1f  %-31s %-9s %6.0f  %.1f", a + "-" + b + " s",
+                phase(from.nanos(), to.nanos()), (to.honest() - from.honest()) / seconds, String.join(" ", executed),
                 String.join("/", views), (to.cpuNanos() - from.cpuNanos()) / 1e9 / seconds * 100,
                 (to.hostileSent() - from.hostileSent()) / seconds);
     }
 
+    /**
+     * The window from {@code a} to {@code b} (nanoTime): within an attack, its mode; across an attack's edge,
+     * {@code mixed}; before the first attack started {@code before}, else {@code after}.
+     */
     private String phase(long a, long b) {
-        long start = options.start().toSeconds();
-        long stop = start + options.duration().toSeconds();
-        return b <= start ? "before" : a >= stop ? "after" : a >= start && b <= stop ? "attack" : "mixed";
+        boolean anyStarted = false;
+        for (Attack x : attacks) {
+            long s = x.started;
+            if (s == 0 || s - b >= 0) {
+                continue;
+            }
+            anyStarted = true;
+            long e = x.stopped;
+            boolean endedBefore = e != 0 && e - a <= 0;
+            if (endedBefore) {
+                continue;
+            }
+            return s - a <= 0 && (e == 0 || e - b >= 0) ? x.mode.label() : "mixed";
+        }
+        return anyStarted ? "after" : "before";
     }
 
     private static long delivered(Map<String, String> stats) {
@@ -281,59 +372,79 @@ final class HostileRun implements AutoCloseable {
     }
 
     /**
-     * After the honest client ended: the last window, the summary and the check; true when the check passed (no
-     * view change, an honest answer within {@link HostileOptions#RECOVERY_LIMIT} after the attack stopped).
+     * After the honest client ended: the last window, each attack's summary and refusals, the honest calls against
+     * the control's, and the check; true when the check passed for every attack (no view change, an honest answer
+     * within {@link HostileOptions#RECOVERY_LIMIT} after it stopped, the refusals account for its requests).
      */
     boolean report() throws InterruptedException {
         timeline.shutdownNow();
         timeline.awaitTermination(15, TimeUnit.SECONDS);
-        if (process != null && process.isAlive()) {
-            stopAttack(); // the measured phase ended before the attack did
+        for (Attack a : attacks) {
+            if (a.started != 0 && a.stopped == 0) {
+                a.stop(); // the measured phase ended before the attack did
+            }
         }
         long end = measuredEnd != 0 ? measuredEnd : System.nanoTime();
         Sample now = sample();
         if (last != null && now.nanos() - last.nanos() > 1_000_000_000L) {
             out.println(row(last, now));
         }
-        if (attackStarted == 0) {
-            out.println("hostile check: FAILED: the attack never started (hostile.log in the run directory)");
-            return false;
-        }
-        long stopped = attackStopped != 0 ? attackStopped : end;
-        String viewsBefore = views(viewsAtStart);
-        String viewsAfter = views(now.stats());
-        out.printf(Locale.ROOT, "hostile summary: honest calls/s before %.1f / during %.1f / after %.1f; views at the "
-                        + "attack's start %s, after %s; hostile client: %s%n", rate(t0, attackStarted),
-                rate(attackStarted, stopped), rate(stopped, end), viewsBefore, viewsAfter,
-                hostileTotals.isEmpty() ? "no totals" : hostileTotals);
         List<String> problems = new ArrayList<>();
-        refusals(viewsAtStart, now.stats(), problems);
-        for (int i = 0; i < replicas.size(); i++) {
-            String v0 = viewsAtStart.size() > i ? viewsAtStart.get(i).map(f -> f.get("view")).orElse(null) : null;
-            String v1 = now.stats().get(i).map(f -> f.get("view")).orElse(null);
-            if (v0 == null || v1 == null) {
-                problems.add(replicas.get(i).name() + " did not say its view " + (v0 == null ? "when the attack started"
-                        : "after the run"));
-            } else if (!v0.equals(v1)) {
-                problems.add(replicas.get(i).name() + " changed its view from " + v0 + " to " + v1);
+        List<String> recoveries = new ArrayList<>();
+        String viewsAfter = views(now.stats());
+        for (int i = 0; i < attacks.size(); i++) {
+            Attack a = attacks.get(i);
+            String label = a.mode.label();
+            if (a.started == 0) {
+                out.println("hostile summary " + label + ": the attack never started");
+                problems.add(label + ": the attack never started (see " + a.log + ")");
+                continue;
             }
+            if (a.atEnd.isEmpty()) {
+                a.atEnd = now.stats();
+            }
+            long from = i == 0 || attacks.get(i - 1).stopped == 0 ? t0 : attacks.get(i - 1).stopped;
+            long to = i + 1 < attacks.size() && attacks.get(i + 1).started != 0 ? attacks.get(i + 1).started : end;
+            out.printf(Locale.ROOT, "hostile summary %s: honest calls/s before %.1f / during %.1f / after %.1f; views"
+                            + " at the attack's start %s, after %s; hostile client: %s%n", label,
+                    rate(from, a.started), rate(a.started, a.stopped), rate(a.stopped, to), views(a.atStart),
+                    views(a.atEnd), a.totals.isEmpty() ? "no totals" : a.totals);
+            List<String> own = new ArrayList<>();
+            refusals(a, own);
+            for (int r = 0; r < replicas.size(); r++) {
+                String v0 = view(a.atStart, r);
+                String v1 = view(a.atEnd, r);
+                if (v0 == null || v1 == null) {
+                    own.add(replicas.get(r).name() + " did not say its view " + (v0 == null
+                            ? "when the attack started" : "when it was over"));
+                } else if (!v0.equals(v1)) {
+                    own.add(replicas.get(r).name() + " changed its view from " + v0 + " to " + v1);
+                }
+            }
+            Optional<Long> first = firstAnswerAfter(a.stopped);
+            if (first.isEmpty()) {
+                own.add(String.format(Locale.ROOT, "no honest call was answered in the %.1f s after the attack "
+                        + "stopped", (end - a.stopped) / 1e9));
+                recoveries.add(label + " none");
+            } else {
+                double seconds = (first.get() - a.stopped) / 1e9;
+                recoveries.add(String.format(Locale.ROOT, "%s %.2f s", label, seconds));
+                if (first.get() - a.stopped > HostileOptions.RECOVERY_LIMIT.toNanos()) {
+                    own.add(String.format(Locale.ROOT, "the first honest call after the attack was answered only "
+                            + "%.1f s after it stopped (limit %d s)", seconds,
+                            HostileOptions.RECOVERY_LIMIT.toSeconds()));
+                }
+            }
+            own.forEach(p -> problems.add(label + ": " + p));
         }
-        Optional<Long> first = firstAnswerAfter(stopped);
-        double afterSeconds = (end - stopped) / 1e9;
-        if (first.isEmpty()) {
-            problems.add(String.format(Locale.ROOT, "no honest call was answered in the %.1f s after the attack "
-                    + "stopped", afterSeconds));
-        } else if (first.get() - stopped > HostileOptions.RECOVERY_LIMIT.toNanos()) {
-            problems.add(String.format(Locale.ROOT, "the first honest call after the attack was answered only %.1f s"
-                    + " after it stopped (limit %d s)", (first.get() - stopped) / 1e9,
-                    HostileOptions.RECOVERY_LIMIT.toSeconds()));
-        }
-        String recovery = first.map(f -> String.format(Locale.ROOT, "first honest answer %.2f s after the attack "
-                + "stopped", (f - stopped) / 1e9)).orElse("no honest answer after the attack stopped");
+        againstControl();
+        String recovery = "first honest answer after " + (attacks.size() == 1 ? "the attack stopped: "
+                : "each attack stopped: ") + String.join(", ", recoveries);
         if (problems.isEmpty()) {
+            boolean accounted = attacks.stream().anyMatch(a -> a.mode.spoilsAuthenticators()
+                    || a.mode == HostileMode.VALID);
             out.println("hostile check: ok: no replica changed its view (" + viewsAfter + "), " + recovery
-                    + (options.mode().spoilsAuthenticators() || options.mode() == HostileMode.VALID
-                    ? ", the refusals account for the hostile requests" : ""));
+                    + (accounted ? ", the refusals account for the hostile requests" : ""));
             return true;
         }
         out.println("hostile check: FAILED: " + String.join("; ", problems) + " (" + recovery + ")");
@@ -341,10 +452,38 @@ final class HostileRun implements AutoCloseable {
     }
 
     /**
-     * Prints {@code hostile refusals: sent=S spoilt=K retransmissions=T refused=R closed=C replica0=R0+C0 ..}: the
-     * hostile client's totals (calls, requests spoilt, the module's retransmissions to one replica), and for each
-     * replica the security refusals (Ri) and the connections its HTTP server closed before a request on them was
-     * read (Ci: queue full, stale, TLS handshake failed) from the attack's start ({@code before}) to {@code after};
+     * With {@code valid} among several modes: {@code hostile against the control: MODE R% ..}, the honest calls per
+     * second during each other attack in % of those during the control's (the same client, threads and pacing, its
+     * requests valid). Printed, not checked: what share is enough is the caller's judgement.
+     */
+    private void againstControl() {
+        Optional<Attack> control = attacks.stream().filter(a -> a.mode == HostileMode.VALID && a.stopped != 0)
+                .findFirst();
+        if (control.isEmpty() || attacks.size() < 2) {
+            return;
+        }
+        double base = rate(control.get().started, control.get().stopped);
+        List<String> shares = new ArrayList<>();
+        for (Attack a : attacks) {
+            if (a.mode != HostileMode.VALID && a.stopped != 0) {
+                double during = rate(a.started, a.stopped);
+                shares.add(String.format(Locale.ROOT, "%s %.1f/s = %s", a.mode.label(), during,
+                        base > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * during / base) : "n/a"));
+            }
+        }
+        out.printf(Locale.ROOT, "hostile against the control: honest calls/s during each attack against %.1f/s during "
+                + "valid's: %s%n", base, String.join(", ", shares));
+    }
+
+    private static String view(List<Optional<Map<String, String>>> stats, int i) {
+        return stats.size() > i ? stats.get(i).map(f -> f.get("view")).orElse(null) : null;
+    }
+
+    /**
+     * Prints {@code hostile refusals MODE: sent=S spoilt=K retransmissions=T refused=R closed=C replica0=R0+C0 ..}:
+     * the attack's hostile client's totals (calls, requests spoilt, the module's retransmissions to one replica), and
+     * for each replica the security refusals (Ri) and the connections its HTTP server closed before a request on them
+     * was read (Ci: queue full, stale, TLS handshake failed) from the attack's start to the next one's (or the end);
      * adds to {@code problems} where they do not account for the hostile requests. A replica whose entry the mode
      * spoils must refuse every spoilt request it reads, once (the MulticastSender sends each to every replica), and
      * each retransmission to it once more; one whose entry stays valid, and every replica under {@code valid}, none.
@@ -355,10 +494,11 @@ final class HostileRun implements AutoCloseable {
      * cannot be told apart. For {@code garbage} and {@code create-flood} the refusals are printed, not checked (they
      * are refused before authentication, or not by it).
      */
-    private void refusals(List<Optional<Map<String, String>>> before, List<Optional<Map<String, String>>> after,
-                          List<String> problems) {
-        HostileMode mode = options.mode();
-        Map<String, String> totals = hostileFields;
+    private void refusals(Attack attack, List<String> problems) {
+        HostileMode mode = attack.mode;
+        Map<String, String> totals = attack.fields;
+        List<Optional<Map<String, String>>> before = attack.atStart;
+        List<Optional<Map<String, String>>> after = attack.atEnd;
         List<String> counted = new ArrayList<>();
         long refused = 0;
         long closed = 0;
@@ -372,7 +512,7 @@ final class HostileRun implements AutoCloseable {
             counted.add(replicas.get(i).name() + "=" + (r >= 0 ? Long.toString(r) : "?") + "+"
                     + (c >= 0 ? Long.toString(c) : "?"));
         }
-        String line = "hostile refusals: sent=" + totals.getOrDefault("sent", "?");
+        String line = "hostile refusals " + mode.label() + ": sent=" + totals.getOrDefault("sent", "?");
         if (!mode.spoilsAuthenticators() && mode != HostileMode.VALID) {
             out.println(line + " refused=" + refused + " closed=" + closed + " " + String.join(" ", counted)
                     + " (not checked: " + mode.label() + " is not refused by the request authenticator)");
@@ -388,10 +528,10 @@ final class HostileRun implements AutoCloseable {
         }
         if (mode.spoilsAuthenticators() && spoilt == 0) {
             problems.add("the hostile client spoilt no request: none reached the replicas to be refused (could it "
-                    + "open its sequences? see its log)");
+                    + "open its sequences? see " + attack.log + ")");
         } else if (mode == HostileMode.VALID && Long.parseLong(totals.getOrDefault("replied", "0")) == 0) {
             problems.add("none of the hostile client's valid requests was answered: the control put no load on the "
-                    + "group (see its log)");
+                    + "group (see " + attack.log + ")");
         }
         long inFlight = options.threads();
         List<String> refusing = new ArrayList<>();
@@ -473,21 +613,11 @@ final class HostileRun implements AutoCloseable {
                 .collect(Collectors.joining("/"));
     }
 
-    /** Ends the hostile JVM if it still runs (by its handle) and the reading threads. */
+    /** Ends the hostile JVMs that still run (by their handles) and the reading threads. */
     @Override
     public void close() {
         timeline.shutdownNow();
         questions.shutdownNow();
-        if (process != null && process.isAlive()) {
-            send("stop");
-            try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.toHandle().destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                process.toHandle().destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
+        attacks.forEach(Attack::close);
     }
 }

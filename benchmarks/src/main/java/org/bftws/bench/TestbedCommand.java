@@ -2,6 +2,8 @@ package org.bftws.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
@@ -126,18 +128,19 @@ final class TestbedCommand implements Callable<Integer> {
             + "(docs/protocol.md, \"Tentative execution\")")
     boolean tentative;
 
-    @Option(names = "--hostile", paramLabel = "MODE",
+    @Option(names = "--hostile", paramLabel = "MODE[,MODE..]",
             description = "a hostile client (a second client party with keys of its own) attacks the group while the "
-                    + "echo client calls for --hostile-start + --hostile-duration + --hostile-after seconds (--requests "
-                    + "is not used); every 5 s the run prints honest calls/s, requests executed/s and view of each "
-                    + "replica, the replicas' CPU; then a summary, the hostile requests against the refusals each "
-                    + "replica counted, and a check (no view change, an honest answer within 5 s after the attack, "
-                    + "the refusals account for the hostile requests). MODE: valid (the control: requests left valid), invalid (every mac:Entry "
-                    + "spoilt), primary-only (valid at replica0 "
-                    + "only), backups-only (valid at the backups only), no-header (no mac:RequestAuthenticator), "
-                    + "garbage (bodies that are not SOAP or not XML), create-flood (a new sequence per message). "
-                    + "Configuration I, echo, 2 tiers; the modes that spoil authenticators need --security mac "
-                    + "(docs/byzantine-testing.md, \"Hostile clients\")")
+                    + "echo client calls for --hostile-start, then --hostile-duration + --hostile-after seconds per "
+                    + "MODE (--requests is not used): one attack per MODE, one after another, each by a JVM of its "
+                    + "own (valid,invalid compares an attack with its control in one run); every 5 s the run prints "
+                    + "honest calls/s, requests executed/s and view of each replica, the replicas' CPU; then per "
+                    + "attack a summary, the hostile requests against the refusals each replica counted, and a check "
+                    + "(no view change, an honest answer within 5 s after the attack, the refusals account for the "
+                    + "hostile requests). MODE: valid (the control: requests left valid), invalid (every mac:Entry "
+                    + "spoilt), primary-only (valid at replica0 only), backups-only (valid at the backups only), "
+                    + "no-header (no mac:RequestAuthenticator), garbage (bodies that are not SOAP or not XML), "
+                    + "create-flood (a new sequence per message). Configuration I, echo, 2 tiers; the modes that spoil "
+                    + "authenticators need --security mac (docs/byzantine-testing.md, \"Hostile clients\")")
     String hostile;
 
     @Option(names = "--hostile-threads", paramLabel = "N", defaultValue = "16",
@@ -165,15 +168,16 @@ final class TestbedCommand implements Callable<Integer> {
     double hostileRate;
 
     @Option(names = "--hostile-start", paramLabel = "S", defaultValue = "20",
-            description = "the attack starts S seconds into the measured phase (default ${DEFAULT-VALUE})")
+            description = "the (first) attack starts S seconds into the measured phase (default ${DEFAULT-VALUE})")
     int hostileStart;
 
     @Option(names = "--hostile-duration", paramLabel = "S", defaultValue = "30",
-            description = "the attack lasts S seconds (default ${DEFAULT-VALUE})")
+            description = "each attack lasts S seconds (default ${DEFAULT-VALUE})")
     int hostileDuration;
 
     @Option(names = "--hostile-after", paramLabel = "S", defaultValue = "30",
-            description = "the echo client goes on for S seconds after the attack (default ${DEFAULT-VALUE})")
+            description = "the echo client goes on for S seconds after each attack, before the next one starts "
+                    + "(default ${DEFAULT-VALUE})")
     int hostileAfter;
 
     @Option(names = "--keep", description = "keep the run directory (logs, replicas.xml); kept anyway after a failure")
@@ -277,11 +281,19 @@ final class TestbedCommand implements Callable<Integer> {
 
     /** The --hostile options, checked. */
     private HostileOptions hostileOptions(SecurityProfile profile) {
-        HostileMode mode = HostileMode.of(hostile).orElseThrow(() -> Cli.refuse(spec, "--hostile must be one of "
-                + HostileMode.labels().replace("|", ", ") + ", not '" + hostile + "'"));
-        if (mode.needsMac() && profile != SecurityProfile.MAC) {
-            throw Cli.refuse(spec, "--hostile " + mode.label() + " spoils the mac profile's request authenticators: "
-                    + "it needs --security mac");
+        List<HostileMode> modes = new ArrayList<>();
+        for (String label : hostile.split(",", -1)) {
+            HostileMode mode = HostileMode.of(label.trim()).orElseThrow(() -> Cli.refuse(spec, "--hostile must be "
+                    + "one of " + HostileMode.labels().replace("|", ", ") + ", or several separated by commas, not '"
+                    + hostile + "'"));
+            if (modes.contains(mode)) {
+                throw Cli.refuse(spec, "--hostile names " + mode.label() + " twice: one attack per mode");
+            }
+            if (mode.needsMac() && profile != SecurityProfile.MAC) {
+                throw Cli.refuse(spec, "--hostile " + mode.label() + " spoils the mac profile's request "
+                        + "authenticators: it needs --security mac");
+            }
+            modes.add(mode);
         }
         Cli.range(spec, "--hostile-threads", hostileThreads, 1, 256);
         Cli.range(spec, "--hostile-retransmissions", hostileRetransmissions, 0, 100);
@@ -291,7 +303,7 @@ final class TestbedCommand implements Callable<Integer> {
         if (!(hostileRate >= 0 && hostileRate <= 1_000_000)) {
             throw Cli.refuse(spec, "--hostile-rate must be between 0 and 1000000, not " + hostileRate);
         }
-        return new HostileOptions(mode, hostileThreads, millis("--hostile-timeout", hostileTimeout),
+        return new HostileOptions(modes, hostileThreads, millis("--hostile-timeout", hostileTimeout),
                 millis("--hostile-retransmit", hostileRetransmit), hostileRetransmissions, hostileRate,
                 Duration.ofSeconds(hostileStart), Duration.ofSeconds(hostileDuration), Duration.ofSeconds(hostileAfter));
     }

@@ -37,8 +37,9 @@ import org.bftws.server.Cli;
  *                      each echo unordered and accepts 2f+1 identical replies (docs/protocol.md, "Read-only requests")
  * @param tentative     PBFT's tentative execution ({@code --tentative}): {@code protocol} then sets
  *                      {@code tentativeExecution="true"} (docs/protocol.md, "Tentative execution")
- * @param hostile       a hostile client attacking the group during the run ({@code --hostile MODE}), or null; the
- *                      measured phase then lasts its start, duration and after, and {@code requests} only bounds it
+ * @param hostile       a hostile client attacking the group during the run ({@code --hostile MODE[,MODE..]}), or
+ *                      null; the measured phase then lasts its start and each attack's duration and after, and
+ *                      {@code requests} only bounds it
  * @param tls           replicas.xml has {@code <tls>} ({@code --tls on}, the default): the links run TLS
  */
 record TestbedOptions(Configuration configuration, int clients, int requests, int warmup, SecurityProfile security,
@@ -141,7 +142,7 @@ record TestbedOptions(Configuration configuration, int clients, int requests, in
                 + ": " + byzantine.lie() + ")";
         String reads = readOnly ? ", echo declared read-only" : "";
         String early = tentative ? ", tentative execution" : "";
-        String attack = hostile == null ? "" : ", a hostile client (" + hostile.mode().label() + ")";
+        String attack = hostile == null ? "" : ", a hostile client (" + hostile.labels().replace(",", ", then ") + ")";
         return nodes + what + pbft + early + server + lie + reads + attack + ", security "
                 + security.name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + clients

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import org.bftws.config.Configuration;
 import org.bftws.config.SecurityProfile;
+
 import org.junit.jupiter.api.Test;
 
 import picocli.CommandLine.ParameterException;
@@ -123,7 +126,7 @@ class TestbedOptionsTest {
     @Test
     void hostileRunsAFastSixteenThreadAttackFromTwentyToFiftySecondsOfAnEightySecondRun() {
         HostileOptions h = TestbedOptions.parse("--hostile", "invalid").hostile();
-        assertEquals(org.bftws.bench.hostile.HostileMode.INVALID, h.mode());
+        assertEquals(List.of(org.bftws.bench.hostile.HostileMode.INVALID), h.modes());
         assertEquals(16, h.threads());
         assertEquals(java.time.Duration.ofMillis(300), h.timeout());
         assertEquals(java.time.Duration.ofMillis(100), h.retransmit());
@@ -148,7 +151,25 @@ class TestbedOptionsTest {
         assertTrue(refusal("--hostile", "invalid", "--hostile-timeout", "soon").contains("--hostile-timeout takes"));
         assertEquals("--hostile-threads must be between 1 and 256, not 0",
                 refusal("--hostile", "invalid", "--hostile-threads", "0"));
-        assertEquals(org.bftws.bench.hostile.HostileMode.CREATE_FLOOD,
-                TestbedOptions.parse("--hostile", "create-flood", "--security", "wssec").hostile().mode());
+        assertEquals(List.of(org.bftws.bench.hostile.HostileMode.CREATE_FLOOD),
+                TestbedOptions.parse("--hostile", "create-flood", "--security", "wssec").hostile().modes());
+    }
+
+    @Test
+    void hostileTakesSeveralModesAttackedOneAfterAnotherEachFollowedByTheTimeAfter() {
+        HostileOptions h = TestbedOptions.parse("--hostile", "valid,primary-only,invalid", "--hostile-start", "10",
+                "--hostile-duration", "20", "--hostile-after", "5").hostile();
+        assertEquals(List.of(org.bftws.bench.hostile.HostileMode.VALID, org.bftws.bench.hostile.HostileMode.PRIMARY_ONLY,
+                org.bftws.bench.hostile.HostileMode.INVALID), h.modes());
+        assertEquals(java.time.Duration.ofSeconds(10), h.attackStart(0));
+        assertEquals(java.time.Duration.ofSeconds(35), h.attackStart(1));
+        assertEquals(java.time.Duration.ofSeconds(60), h.attackStart(2));
+        assertEquals(java.time.Duration.ofSeconds(85), h.total());
+        assertTrue(h.describe().contains("attacks, each by a JVM of its own, from 10 s to 30 s, 35 s to 55 s, 60 s to "
+                + "80 s of the 85 s measured"), h.describe());
+        assertEquals("--hostile names invalid twice: one attack per mode",
+                refusal("--hostile", "invalid,valid,invalid"));
+        assertTrue(refusal("--hostile", "valid,invalid", "--security", "wssec").contains("it needs --security mac"));
+        assertTrue(refusal("--hostile", "valid,").startsWith("--hostile must be one of"));
     }
 }
