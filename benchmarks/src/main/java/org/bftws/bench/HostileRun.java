@@ -117,6 +117,8 @@ final class HostileRun implements AutoCloseable {
                 ChildOutput.copy(process, log, line -> {
                     if (line.startsWith("ready hostile")) {
                         ready.countDown();
+                    } else if (line.startsWith("hostile: ") && line.contains(" opened their sequence")) {
+                        out.println("hostile client " + mode.label() + ": " + line.substring("hostile: ".length()));
                     } else if (line.startsWith("hostile sent=")) {
                         totals = line.substring("hostile ".length());
                         fields = ReplicaGroup.fields(line);

@@ -31,6 +31,7 @@ import org.apache.axis2.context.ConfigurationContextFactory;
 import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.rm.RmBodies;
 import org.bftws.axis2.rm.RmSource;
+import org.bftws.rm.Backoff;
 import org.bftws.rm.SequenceIds;
 import org.bftws.rm.Wsrm;
 import org.bftws.samples.echo.EchoService;
@@ -42,7 +43,8 @@ import org.bftws.server.NodeRepository;
  * as their pacing allows. Its replicas.xml is a copy of the group's with the client's pacing in {@code <protocol>}
  * (clientTimeout, retransmissionInterval, maxRetransmissions: the replicas never read that copy).
  *
- * <p>In the modes that spoil authenticators each thread first sends one valid request (its sequence is then open);
+ * <p>In the modes through the module (but {@code create-flood}) each thread first sends one valid request (its
+ * sequence is then open; the request gets a patient schedule of its own, and another sequence when it fails);
  * standard input: {@code start} starts the threads, {@code stop} or the end of input ends the JVM at once
  * (requests in flight are abandoned with their connections, so the attack ends when the process does). Standard
  * output: {@code ready hostile} once set up, then every second and once more on {@code stop}
@@ -57,6 +59,10 @@ public final class HostileClient {
 
     /** How long a thread's call may take before the ServiceClient gives up (its pacing normally ends it first). */
     private static final long CALL_TIMEOUT_MILLIS = 30_000;
+    /** How often a thread tries its valid first request before the attack, each on a sequence of its own. */
+    private static final int OPEN_ATTEMPTS = 2;
+    /** The first requests' schedule: 6 retransmissions from 200 ms, doubling (about 15 s in all with 300 ms tries). */
+    private static final Backoff OPENING = Backoff.of(Duration.ofMillis(200), 6);
 
     private final Map<String, String> args;
     private final HostileMode mode;
@@ -164,20 +170,39 @@ public final class HostileClient {
 
     /**
      * One valid echo per thread, at once, before the attack: each thread's CreateSequence and first request, so the
-     * attack starts with every thread sending spoilt requests on a sequence the replicas know.
+     * attack starts with every thread sending spoilt requests on a sequence the replicas know. The client's pacing is
+     * the attack's (one attempt of 300 ms, one retransmission, by default), which a loaded machine's TLS handshakes
+     * and replies outlast, so these calls get a patient schedule of their own ({@link #OPENING}: a retransmission
+     * that comes after the request executed is answered from the replicas' cache at once); the attack's calls get
+     * the client's. A thread whose first request still fails tries once more on a new sequence (its message 1 may
+     * never have reached the replicas, and a sequence is delivered in order). Says how many threads opened their
+     * sequence: the others' calls may fail before they are spoilt.
      */
     private void openSequences() {
         clients = new ServiceClient[threads];
         List<Thread> openers = new ArrayList<>();
         int size = Integer.parseInt(arg("size"));
+        AtomicLong opened = new AtomicLong();
         for (int i = 0; i < threads; i++) {
             int index = i;
             Thread t = new Thread(() -> {
-                try {
-                    clients[index] = serviceClient(EchoService.NS + "/echo", "hostile-" + index);
-                    clients[index].sendReceive(echo("hostile" + index + ".open", size)).build();
-                } catch (AxisFault | RuntimeException e) {
-                    out.println("hostile thread " + index + ": its valid first request failed: " + e.getMessage());
+                for (int attempt = 1; attempt <= OPEN_ATTEMPTS; attempt++) {
+                    try {
+                        ServiceClient c = serviceClient(EchoService.NS + "/echo", "hostile-" + index
+                                + (attempt == 1 ? "" : "-" + attempt));
+                        clients[index] = c;
+                        c.getOptions().setProperty(Backoff.PROPERTY, OPENING);
+                        try {
+                            c.sendReceive(echo("hostile" + index + ".open", size)).build();
+                        } finally {
+                            c.getOptions().setProperty(Backoff.PROPERTY, null); // the attack's calls: the client's
+                        }
+                        opened.incrementAndGet();
+                        return;
+                    } catch (AxisFault | RuntimeException e) {
+                        out.println("hostile thread " + index + ": its valid first request failed (attempt " + attempt
+                                + " of " + OPEN_ATTEMPTS + "): " + e.getMessage());
+                    }
                 }
             }, "hostile-open-" + i);
             openers.add(t);
@@ -191,6 +216,7 @@ public final class HostileClient {
                 return;
             }
         }
+        out.println("hostile: " + opened.get() + " of " + threads + " threads opened their sequence");
     }
 
     private void startThreads() {
