@@ -115,10 +115,10 @@ final class ClientRun {
         return new EchoClient.Listener() {
             @Override
             public void measuring() {
-                cpu.start(replicas);
                 if (hostile != null) {
-                    hostile.measuring();
+                    hostile.measuring(); // may wait for the hostile clients: the measured phase starts after
                 }
+                cpu.start(replicas);
             }
 
             @Override

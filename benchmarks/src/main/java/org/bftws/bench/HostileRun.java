@@ -29,14 +29,15 @@ import org.bftws.bench.hostile.HostileMode;
  * with keys of its own) attacks the group once per mode, one attack after another: the first from {@code start}
  * seconds into the measured phase, each for {@code duration} seconds, the next {@code after} seconds after the last
  * one stopped. Each attack is a JVM of its own, started with the others while the honest client warms up, which
- * ends when its attack does. Every {@value #WINDOW_SECONDS} s it prints honest calls per second, the requests each
- * replica executed per second, each replica's view (both from the replicas' {@code stats} answers), the replicas'
- * CPU (their processes' CPU time, which the JDK reads from /proc/PID/stat on Linux, in % of one core, summed) and the
- * hostile calls sent per second; then for each attack a summary (honest calls per second before, during and after
- * it, views), its refusals (the hostile requests against the refusals each replica counted), and with {@code valid}
- * among several modes the honest calls during each attack against the control's; then the check: for every attack,
- * no replica changed its view, an honest call was answered within {@link HostileOptions#RECOVERY_LIMIT} after it
- * stopped, and the refusals account for its requests. Only the processes it started are ever signalled.
+ * ends when its attack does; the measured phase starts once all are set up. Every {@value #WINDOW_SECONDS} s it prints
+ * honest calls per second, the requests each replica executed per second, each replica's view (both from the
+ * replicas' {@code stats} answers), the replicas' CPU (their processes' CPU time, which the JDK reads from
+ * /proc/PID/stat on Linux, in % of one core, summed) and the hostile calls sent per second; then for each attack a
+ * summary (honest calls per second before, during and after it, views), its refusals (the hostile requests against
+ * the refusals each replica counted), and with {@code valid} among several modes the honest calls during each attack
+ * against the control's; then the check: for every attack, no replica changed its view, an honest call was answered
+ * within {@link HostileOptions#RECOVERY_LIMIT} after it stopped, and the refusals account for its requests. Only the
+ * processes it started are ever signalled.
  */
 final class HostileRun implements AutoCloseable {
 
@@ -205,8 +206,26 @@ final class HostileRun implements AutoCloseable {
         }
     }
 
-    /** The honest client's measured phase begins: the timeline starts now. */
+    /**
+     * The honest client's warm-up is over: once every hostile JVM is set up (at most {@link #READY_TIMEOUT}), its
+     * measured phase begins and the timeline starts. Each JVM sends valid requests to open its sequences while it sets
+     * up; they must not fall into an attack's window, where they would count as requests the replicas executed.
+     * Called on the honest client's thread, whose measured requests wait for it to return.
+     */
     void measuring() {
+        long waited = System.nanoTime();
+        long deadline = waited + READY_TIMEOUT.toNanos();
+        try {
+            for (Attack a : attacks) {
+                a.ready.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (System.nanoTime() - waited > 1_000_000_000L) {
+            out.printf(Locale.ROOT, "hostile run: waited %.1f s after the warm-up for the hostile clients to be set "
+                    + "up%n", (System.nanoTime() - waited) / 1e9);
+        }
         t0 = System.nanoTime();
         List<String> planned = new ArrayList<>();
         for (int i = 0; i < attacks.size(); i++) {
@@ -225,32 +244,27 @@ final class HostileRun implements AutoCloseable {
     }
 
     /**
-     * Starts attack {@code i} once its JVM is ready; the replicas' stats read now are its start's and the previous
-     * attack's end. One whose JVM is not ready in time is skipped (the check fails), and the next one comes as
-     * planned.
+     * Starts attack {@code i}, its JVM being ready; the replicas' stats read now are its start's and the previous
+     * attack's end. One whose JVM is not ready is skipped (the check fails), and the next one comes as planned.
      */
     private void begin(int i) {
         Attack a = attacks.get(i);
-        try {
-            if (!a.ready.await(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || !a.process.isAlive()) {
-                out.println("hostile client " + a.mode.label() + ": not ready (see " + a.log + "); no attack");
-                if (i + 1 < attacks.size()) {
-                    timeline.schedule(() -> begin(i + 1), options.duration().plus(options.after()).toMillis(),
-                            TimeUnit.MILLISECONDS);
-                }
-                return;
+        if (a.ready.getCount() > 0 || a.process == null || !a.process.isAlive()) {
+            out.println("hostile client " + a.mode.label() + ": not ready (see " + a.log + "); no attack");
+            if (i + 1 < attacks.size()) {
+                timeline.schedule(() -> begin(i + 1), options.duration().plus(options.after()).toMillis(),
+                        TimeUnit.MILLISECONDS);
             }
-            List<Optional<Map<String, String>>> stats = stats();
-            if (i > 0) {
-                attacks.get(i - 1).atEnd = stats;
-            }
-            a.atStart = stats;
-            a.send("start");
-            a.started = System.nanoTime();
-            timeline.schedule(() -> end(i), options.duration().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return;
         }
+        List<Optional<Map<String, String>>> stats = stats();
+        if (i > 0) {
+            attacks.get(i - 1).atEnd = stats;
+        }
+        a.atStart = stats;
+        a.send("start");
+        a.started = System.nanoTime();
+        timeline.schedule(() -> end(i), options.duration().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Ends attack {@code i}; the next one starts {@code after} seconds later. */
