@@ -34,10 +34,10 @@ import org.bftws.bench.hostile.HostileMode;
  * replicas' {@code stats} answers), the replicas' CPU (their processes' CPU time, which the JDK reads from
  * /proc/PID/stat on Linux, in % of one core, summed) and the hostile calls sent per second; then for each attack a
  * summary (honest calls per second before, during and after it, views), its refusals (the hostile requests against
- * the refusals each replica counted), and with {@code valid} among several modes the honest calls during each attack
- * against the control's; then the check: for every attack, no replica changed its view, an honest call was answered
- * within {@link HostileOptions#RECOVERY_LIMIT} after it stopped, and the refusals account for its requests. Only the
- * processes it started are ever signalled.
+ * what the replicas executed and refused), and with {@code valid} among several modes the honest calls during each
+ * attack against the control's; then the check: for every attack, no replica changed its view, an honest call was
+ * answered within {@link HostileOptions#RECOVERY_LIMIT} after it stopped, and what the replicas executed and refused
+ * accounts for its requests. Only the processes it started are ever signalled.
  */
 final class HostileRun implements AutoCloseable {
 
@@ -51,6 +51,8 @@ final class HostileRun implements AutoCloseable {
     private static final List<String> SECURITY_REFUSALS = List.of("security-refusals");
     private static final List<String> CLOSED_UNREAD = List.of("connections-refused-queue-full",
             "stale-connections-dropped", "connections-refused-tls");
+    /** The replicas' stats field of the requests they executed. */
+    private static final List<String> DELIVERED = List.of("delivered");
 
     private final HostileOptions options;
     private final TestbedDeployment deployment;
@@ -63,6 +65,8 @@ final class HostileRun implements AutoCloseable {
     /** When each honest call that got the right answer ended (nanoTime), in order of arrival. */
     private final List<Long> honestAnswers = new ArrayList<>();
     private final List<Attack> attacks = new ArrayList<>();
+    /** The honest client's threads: how many honest calls may be executed and not yet answered at any time. */
+    private final int honestClients;
     /** The node the hostile modes treat as the primary (view 0's). */
     private String primary;
     private volatile long t0;
@@ -89,9 +93,16 @@ final class HostileRun implements AutoCloseable {
         /** When it started and stopped (nanoTime); 0: not (yet). */
         volatile long started;
         volatile long stopped;
-        /** The replicas' stats when it started, and when the next one started (or the run ended). */
+        /**
+         * The replicas' stats when it started, and when the next one started (or the run ended); each read between
+         * two instants (nanoTime): asked, and all answered.
+         */
         volatile List<Optional<Map<String, String>>> atStart = List.of();
         volatile List<Optional<Map<String, String>>> atEnd = List.of();
+        volatile long atStartAsked;
+        volatile long atStartRead;
+        volatile long atEndAsked;
+        volatile long atEndRead;
 
         Attack(HostileMode mode) {
             this.mode = mode;
@@ -170,9 +181,10 @@ final class HostileRun implements AutoCloseable {
         }
     }
 
-    HostileRun(HostileOptions options, TestbedDeployment deployment, List<ReplicaProcess> replicas, Path runDir,
-               PrintStream out) {
+    HostileRun(HostileOptions options, int honestClients, TestbedDeployment deployment, List<ReplicaProcess> replicas,
+               Path runDir, PrintStream out) {
         this.options = options;
+        this.honestClients = honestClients;
         this.deployment = deployment;
         this.replicas = List.copyOf(replicas);
         this.runDir = runDir;
@@ -257,11 +269,18 @@ final class HostileRun implements AutoCloseable {
             }
             return;
         }
+        long asked = System.nanoTime();
         List<Optional<Map<String, String>>> stats = stats();
+        long read = System.nanoTime();
         if (i > 0) {
-            attacks.get(i - 1).atEnd = stats;
+            Attack previous = attacks.get(i - 1);
+            previous.atEnd = stats;
+            previous.atEndAsked = asked;
+            previous.atEndRead = read;
         }
         a.atStart = stats;
+        a.atStartAsked = asked;
+        a.atStartRead = read;
         a.send("start");
         a.started = System.nanoTime();
         timeline.schedule(() -> end(i), options.duration().toMillis(), TimeUnit.MILLISECONDS);
@@ -401,6 +420,7 @@ final class HostileRun implements AutoCloseable {
             }
         }
         long end = measuredEnd != 0 ? measuredEnd : System.nanoTime();
+        long asked = System.nanoTime();
         Sample now = sample();
         if (last != null && now.nanos() - last.nanos() > 1_000_000_000L) {
             out.println(row(last, now));
@@ -418,6 +438,8 @@ final class HostileRun implements AutoCloseable {
             }
             if (a.atEnd.isEmpty()) {
                 a.atEnd = now.stats();
+                a.atEndAsked = asked;
+                a.atEndRead = now.nanos();
             }
             long from = i == 0 || attacks.get(i - 1).stopped == 0 ? t0 : attacks.get(i - 1).stopped;
             long to = i + 1 < attacks.size() && attacks.get(i + 1).started != 0 ? attacks.get(i + 1).started : end;
@@ -496,10 +518,12 @@ final class HostileRun implements AutoCloseable {
     }
 
     /**
-     * Prints {@code hostile refusals MODE: sent=S spoilt=K retransmissions=T refused=R closed=C replica0=R0+C0 ..}:
-     * the attack's hostile client's totals (calls, requests spoilt, the module's retransmissions to one replica), and
-     * for each replica the security refusals (Ri) and the connections its HTTP server closed before a request on them
-     * was read (Ci: queue full, stale, TLS handshake failed) from the attack's start to the next one's (or the end);
+     * Prints {@code hostile refusals MODE: sent=S executed=L..U spoilt=K retransmissions=T refused=R closed=C
+     * replica0=R0+C0 ..}, from the attack's start to the next one's (or the end): the attack's hostile client's totals
+     * (calls, requests spoilt, the module's retransmissions to one replica), how many requests besides the honest ones
+     * the replicas executed meanwhile, at least and at most ({@link #executedOf}: at least none under a mode that
+     * spoils authenticators, at least one under the control), and for each replica the security refusals (Ri) and the
+     * connections its HTTP server closed before a request on them was read (Ci: queue full, stale, TLS handshake);
      * adds to {@code problems} where they do not account for the hostile requests. A replica whose entry the mode
      * spoils must refuse every spoilt request it reads, once (the MulticastSender sends each to every replica), and
      * each retransmission to it once more; one whose entry stays valid, and every replica under {@code valid}, none.
@@ -528,7 +552,9 @@ final class HostileRun implements AutoCloseable {
             counted.add(replicas.get(i).name() + "=" + (r >= 0 ? Long.toString(r) : "?") + "+"
                     + (c >= 0 ? Long.toString(c) : "?"));
         }
-        String line = "hostile refusals " + mode.label() + ": sent=" + totals.getOrDefault("sent", "?");
+        Optional<long[]> executed = executedOf(attack);
+        String line = "hostile refusals " + mode.label() + ": sent=" + totals.getOrDefault("sent", "?") + " executed="
+                + executed.map(e -> e[0] + ".." + e[1]).orElse("?");
         if (!mode.spoilsAuthenticators() && mode != HostileMode.VALID) {
             out.println(line + " refused=" + refused + " closed=" + closed + " " + String.join(" ", counted)
                     + " (not checked: " + mode.label() + " is not refused by the request authenticator)");
@@ -536,18 +562,21 @@ final class HostileRun implements AutoCloseable {
         }
         long spoilt = Long.parseLong(totals.getOrDefault("spoilt", "-1"));
         long retransmissions = Long.parseLong(totals.getOrDefault("retransmissions", "-1"));
-        if (spoilt < 0 || retransmissions < 0 || !known) {
+        if (spoilt < 0 || retransmissions < 0 || !known || executed.isEmpty()) {
             out.println(line + " refused=" + refused + " closed=" + closed + " " + String.join(" ", counted));
             problems.add(spoilt < 0 || retransmissions < 0 ? "the hostile client reported no totals of its requests"
-                    : "a replica did not say its refusals");
+                    : "a replica did not say its refusals or what it executed");
             return;
         }
         if (mode.spoilsAuthenticators() && spoilt == 0) {
             problems.add("the hostile client spoilt no request: none reached the replicas to be refused (could it "
                     + "open its sequences? see " + attack.log + ")");
-        } else if (mode == HostileMode.VALID && Long.parseLong(totals.getOrDefault("replied", "0")) == 0) {
-            problems.add("none of the hostile client's valid requests was answered: the control put no load on the "
-                    + "group (see " + attack.log + ")");
+        } else if (mode.spoilsAuthenticators() && executed.get()[0] > 0) {
+            problems.add("the replicas executed at least " + executed.get()[0] + " requests besides the honest ones:"
+                    + " spoilt requests got through");
+        } else if (mode == HostileMode.VALID && executed.get()[0] == 0) {
+            problems.add("the replicas need not have executed any request besides the honest ones (at most "
+                    + executed.get()[1] + "): the control put no load on the group (see " + attack.log + ")");
         }
         long inFlight = options.threads();
         List<String> refusing = new ArrayList<>();
@@ -583,6 +612,52 @@ final class HostileRun implements AutoCloseable {
                         + " refusals (with every retransmission)");
     }
 
+    /**
+     * How many requests besides the honest ones the replicas executed from {@code attack}'s start to the next one's
+     * (or the end), at least and at most. Every replica executes the same requests in the same order, so the most any
+     * replica has executed ({@code delivered}) is how far the group got, whatever the others lag; D, how far it got
+     * between the two readings, less the honest calls answered meanwhile, is the rest. (Each replica's own growth would
+     * not do: one that lagged at the first reading executes, between the two, requests answered before it.) A reading
+     * of the replicas takes a while (they are asked at once, and answer when they do), and an honest call may be
+     * executed on one side of a reading and answered on the other (one per honest thread at most): so at least D less
+     * the honest calls answered from the first reading's asking to the second's last answer and less the honest
+     * threads, at most D less those answered from the first reading's last answer to the second's asking and plus the
+     * honest threads (negative bounds are 0). An honest call that failed but was executed counts as one besides them
+     * (the run fails on it anyway). Empty when a replica did not answer.
+     */
+    private Optional<long[]> executedOf(Attack attack) {
+        Optional<Long> from = furthest(attack.atStart);
+        Optional<Long> to = furthest(attack.atEnd);
+        if (from.isEmpty() || to.isEmpty()) {
+            return Optional.empty();
+        }
+        long group = to.get() - from.get();
+        long widest = answeredBetween(attack.atStartAsked, attack.atEndRead);
+        long narrowest = answeredBetween(attack.atStartRead, attack.atEndAsked);
+        return Optional.of(new long[] {Math.max(0, group - widest - honestClients),
+                Math.max(0, group - narrowest + honestClients)});
+    }
+
+    /** The most requests any replica had executed at a reading; empty when a replica did not answer. */
+    private Optional<Long> furthest(List<Optional<Map<String, String>>> stats) {
+        long most = -1;
+        for (int i = 0; i < replicas.size(); i++) {
+            Optional<Long> n = i < stats.size() ? stats.get(i).flatMap(f -> sum(f, DELIVERED)) : Optional.empty();
+            if (n.isEmpty()) {
+                return Optional.empty();
+            }
+            most = Math.max(most, n.get());
+        }
+        return Optional.of(most);
+    }
+
+    /** Honest calls answered between two instants (nanoTime). */
+    private long answeredBetween(long from, long to) {
+        synchronized (honestAnswers) {
+            return honestAnswers.stream().filter(e -> e - from >= 0 && e - to < 0).count();
+        }
+    }
+
     /** Replica {@code i}'s {@code counter} (summed) from {@code before} to {@code after}; -1 when not known. */
     private static long between(List<Optional<Map<String, String>>> before, List<Optional<Map<String, String>>> after,
                                 int i, List<String> counter) {
@@ -614,14 +689,7 @@ final class HostileRun implements AutoCloseable {
 
     /** Honest answers per second between two instants (nanoTime). */
     private double rate(long from, long to) {
-        if (to - from <= 0) {
-            return 0;
-        }
-        long n;
-        synchronized (honestAnswers) {
-            n = honestAnswers.stream().filter(e -> e - from >= 0 && e - to < 0).count();
-        }
-        return n / ((to - from) / 1e9);
+        return to - from <= 0 ? 0 : answeredBetween(from, to) / ((to - from) / 1e9);
     }
 
     private static String views(List<Optional<Map<String, String>>> stats) {

@@ -77,7 +77,8 @@ public final class Testbed {
                 report.replicaStats(replicas, deployment.executingNames(), options.warmup() + options.requests());
             } else if (started) {
                 if (options.hostile() != null) {
-                    hostile = new HostileRun(options.hostile(), deployment, replicas, runDir, out);
+                    hostile = new HostileRun(options.hostile(), options.clients(), deployment, replicas, runDir,
+                            out);
                     hostile.launch();
                 }
                 ClientRun client = new ClientRun(options, deployment, replicas, runDir.resolve("client"), out,
