@@ -28,7 +28,7 @@ import org.bftws.bench.hostile.HostileMode;
  * timeline, a hostile client ({@link HostileClient}, the second client party {@value TestbedDeployment#HOSTILE_CLIENT}
  * with keys of its own) attacks the group once per mode, one attack after another: the first from {@code start}
  * seconds into the measured phase, each for {@code duration} seconds, the next {@code after} seconds after the last
- * one stopped. Each attack is a JVM of its own, started with the others while the honest client warms up, which
+ * one stopped, each to the times planned from the start of the measured phase. Each attack is a JVM of its own, started with the others while the honest client warms up, which
  * ends when its attack does; the measured phase starts once all are set up. Every {@value #WINDOW_SECONDS} s it prints
  * honest calls per second, the requests each replica executed per second, each replica's view (both from the
  * replicas' {@code stats} answers), the replicas' CPU (their processes' CPU time, which the JDK reads from
@@ -252,21 +252,23 @@ final class HostileRun implements AutoCloseable {
         // on the timeline's thread: this one is the client's, whose measured requests wait for it to return
         timeline.execute(() -> last = sample());
         timeline.scheduleAtFixedRate(this::window, WINDOW_SECONDS, WINDOW_SECONDS, TimeUnit.SECONDS);
-        timeline.schedule(() -> begin(0), options.start().toMillis(), TimeUnit.MILLISECONDS);
+        for (int i = 0; i < attacks.size(); i++) {
+            int attack = i;
+            timeline.schedule(() -> begin(attack), options.attackStart(i).toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
-     * Starts attack {@code i}, its JVM being ready; the replicas' stats read now are its start's and the previous
-     * attack's end. One whose JVM is not ready is skipped (the check fails), and the next one comes as planned.
+     * Starts attack {@code i}, its JVM being ready, and has it stopped at its planned end: the attacks keep to the
+     * times planned from the start of the measured phase (each starts once reading the replicas' stats is done, a
+     * second or two on a loaded machine, and stops on time), so that those delays do not add up and push the last
+     * attack past the measured phase. The replicas' stats read now are its start's and the previous attack's end. One
+     * whose JVM is not ready is skipped (the check fails), and the next one comes as planned.
      */
     private void begin(int i) {
         Attack a = attacks.get(i);
         if (a.ready.getCount() > 0 || a.process == null || !a.process.isAlive()) {
             out.println("hostile client " + a.mode.label() + ": not ready (see " + a.log + "); no attack");
-            if (i + 1 < attacks.size()) {
-                timeline.schedule(() -> begin(i + 1), options.duration().plus(options.after()).toMillis(),
-                        TimeUnit.MILLISECONDS);
-            }
             return;
         }
         long asked = System.nanoTime();
@@ -283,15 +285,8 @@ final class HostileRun implements AutoCloseable {
         a.atStartRead = read;
         a.send("start");
         a.started = System.nanoTime();
-        timeline.schedule(() -> end(i), options.duration().toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /** Ends attack {@code i}; the next one starts {@code after} seconds later. */
-    private void end(int i) {
-        attacks.get(i).stop();
-        if (i + 1 < attacks.size()) {
-            timeline.schedule(() -> begin(i + 1), options.after().toMillis(), TimeUnit.MILLISECONDS);
-        }
+        long end = t0 + options.attackStart(i).plus(options.duration()).toNanos();
+        timeline.schedule(() -> attacks.get(i).stop(), Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     /** An honest measured call ended at {@code endNanos}; counted when it got the right answer. */
