@@ -221,9 +221,9 @@ public final class ReplicaMain {
      * (H: exchanges answered "retry later" because what they waited for took longer than the hold timeout; 0 in a
      * fault-free run; Q, O, L: connections the HTTP server closed before a request on them was read, because the
      * queue for a worker was full, because they waited for one longer than their client does, or because their TLS
-     * handshake failed: docs/operations.md, "Connections waiting for a worker"), with {@code <tls>} the TLS handshakes and refused
-     * certificates, and for a
-     * replica of a BFT group its view, stable checkpoint and ordering counters; delivered counts executed requests.
+     * handshake failed: docs/operations.md, "Connections waiting for a worker"), with {@code <tls>} the TLS
+     * handshakes and refused certificates, and for a replica of a BFT group its view, stable checkpoint and ordering
+     * counters; delivered counts executed requests.
      * A replica that executes nothing (its service could not install or give a state) says so first, with the
      * sequence number it stopped at: {@code not-executing-since=N}.
      */
