@@ -18,6 +18,12 @@ import org.bftws.security.RefusalLog;
  * with every stack frame as a line of its own, as a log file would show them.
  */
 final class CapturedLog implements AutoCloseable {
+    /**
+     * What the Jazzer agent prints on standard error for each class it instruments as it loads: a fuzz test (in
+     * regression mode in {@code mvn -B verify}) leaves the agent in its test JVM, which Surefire reuses for the
+     * classes after it, so a refusal that loads a class for the first time may print such a line beside its own.
+     */
+    private static final String JAZZER_NOTICE = "INFO: Instrumented ";
     private final PrintStream originalErr = System.err;
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<String> axis2 = new ArrayList<>();
@@ -56,6 +62,9 @@ final class CapturedLog implements AutoCloseable {
     List<String> lines() {
         List<String> lines = new ArrayList<>();
         for (String l : err.toString(StandardCharsets.UTF_8).split("\n")) {
+            if (l.startsWith(JAZZER_NOTICE)) {
+                continue;
+            }
             if (l.contains(RefusalLog.class.getName()) || l.startsWith("\tat ") || l.contains("Exception")) {
                 lines.add(l);
             }
