@@ -59,7 +59,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * in a spoilt attack's window. The control also runs in warmer JVMs than the attacks did, which makes it the harder
  * measure. The figures are printed to the test's output.
  */
-class HostileClientTest {
+class HostileClientIT {
 
     /** The attacks, in the order they come. */
     private static final List<String> MODES = List.of("primary-only", "invalid", "valid");

@@ -30,16 +30,7 @@ final class Jvm implements AutoCloseable {
     }
 
     static Jvm start(Class<?> main, List<String> args) throws IOException {
-        return start(List.of(), Map.of(), List.of(), main, args);
-    }
-
-    /**
-     * As {@link #start(Class, List)}, with {@code jvmOptions} for this JVM and for every replica JVM it starts
-     * (through {@code BFTWS_REPLICA_JAVA_OPTS}, which {@link ReplicaProcess} adds to a replica's command line).
-     */
-    static Jvm start(Class<?> main, List<String> jvmOptions, List<String> args) throws IOException {
-        return start(List.of(), jvmOptions.isEmpty() ? Map.of()
-                : Map.of("BFTWS_REPLICA_JAVA_OPTS", String.join(" ", jvmOptions)), jvmOptions, main, args);
+        return start(List.of(), Map.of(), main, args);
     }
 
     /**
@@ -48,14 +39,9 @@ final class Jvm implements AutoCloseable {
      */
     static Jvm start(List<String> prefix, Map<String, String> environment, Class<?> main, List<String> args)
             throws IOException {
-        return start(prefix, environment, List.of(), main, args);
-    }
-
-    private static Jvm start(List<String> prefix, Map<String, String> environment, List<String> jvmOptions,
-                             Class<?> main, List<String> args) throws IOException {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
-        command.addAll(jvmOptions);
+        command.addAll(SHORT_RUN);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -64,9 +50,12 @@ final class Jvm implements AutoCloseable {
     }
 
     /**
-     * JVM options for a short run: the client compiler only and the serial collector. A run of seconds spends much of
-     * its CPU compiling with C2 code it hardly uses; on two cores, with several JVMs starting at once, C1 alone
-     * roughly halves the CPU a run takes.
+     * The JVM options of every JVM a test of this module starts: the client compiler only and the serial collector.
+     * A run of seconds spends much of its CPU compiling with C2 code it hardly uses; on two cores, with several JVMs
+     * starting at once, C1 alone roughly halves the CPU a run takes. The replica JVMs those start get the same options
+     * through {@code BFTWS_REPLICA_JAVA_OPTS}, which this module's surefire configuration sets for every test (and
+     * {@link ReplicaProcess} adds to a replica's command line), so a group a test starts itself runs short too. No
+     * test here measures speed against a target: the measurements are tools (docs/testing.md).
      */
     static final List<String> SHORT_RUN = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 

@@ -30,7 +30,7 @@ class TestbedEndToEndTest {
 
     @Test
     void fourReplicaJvmsAnswerEveryRequestOfTwoClientsAndTheTestbedEndsWithZeroFailed() throws Exception {
-        try (Jvm testbed = Jvm.start(Testbed.class, Jvm.SHORT_RUN, List.of("--requests", "100", "--clients", "2",
+        try (Jvm testbed = Jvm.start(Testbed.class, List.of("--requests", "100", "--clients", "2",
                 "--warmup", "20", "--security", "mac", "--home", home.toString()))) {
             int status = testbed.awaitExit(Duration.ofSeconds(180));
             List<String> out = testbed.lines();
@@ -58,7 +58,7 @@ class TestbedEndToEndTest {
 
     @Test
     void aTestbedStoppedBySigtermStopsTheReplicasItStarted() throws Exception {
-        try (Jvm testbed = Jvm.start(Testbed.class, Jvm.SHORT_RUN, List.of("--requests", "10000000", "--security", "none",
+        try (Jvm testbed = Jvm.start(Testbed.class, List.of("--requests", "10000000", "--security", "none",
                 "--home", home.toString()))) {
             List<Long> pids = pids(testbed.awaitLine(l -> l.startsWith("replicas ready"), Duration.ofSeconds(120)));
             assertEquals(4, pids.size(), testbed.output());

@@ -113,7 +113,7 @@ class TestbedShapesTest {
     /**
      * The shapes, two in one run where they are independent (a deployment's layout and how its links or messages are
      * protected), so that the class stays within a few minutes on two cores. {@code --hostile} has its own runs
-     * (HostileClientTest) and the plain testbed TestbedEndToEndTest's.
+     * (HostileClientIT) and the plain testbed TestbedEndToEndTest's.
      */
     static Stream<Arguments> shapes() {
         List<Arguments> shapes = new ArrayList<>();
@@ -231,7 +231,7 @@ class TestbedShapesTest {
         args.addAll(List.of("--requests", Integer.toString(REQUESTS), "--warmup", Integer.toString(WARMUP), "--keep",
                 "--home", home.toString()));
         long t0 = System.nanoTime();
-        try (Jvm testbed = Jvm.start(Testbed.class, Jvm.SHORT_RUN, args)) {
+        try (Jvm testbed = Jvm.start(Testbed.class, args)) {
             int status = testbed.awaitExit(RUN_TIMEOUT);
             SECONDS.put(shape, (System.nanoTime() - t0) / 1_000_000_000L);
             List<String> out = testbed.lines();

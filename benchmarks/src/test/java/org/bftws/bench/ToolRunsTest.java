@@ -120,7 +120,7 @@ class ToolRunsTest {
             args.addAll(List.of("--home", home.toString()));
         }
         long t0 = System.nanoTime();
-        try (Jvm tool = Jvm.start(Bftws.class, Jvm.SHORT_RUN, args)) {
+        try (Jvm tool = Jvm.start(Bftws.class, args)) {
             int status = tool.awaitExit(RUN_TIMEOUT);
             SECONDS.put(commandLine, (System.nanoTime() - t0) / 1_000_000_000L);
             assertEquals(0, status, commandLine + ":\n" + tool.output());
