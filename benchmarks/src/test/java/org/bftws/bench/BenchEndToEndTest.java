@@ -35,7 +35,7 @@ class BenchEndToEndTest {
         Path page = out.resolve("benchmarks.md");
         try (Jvm bench = Jvm.start(BenchMain.class, List.of("--sizes", "10", "--clients", "1,8", "--profiles", "mac",
                 "--configs", "I", "--samples", "24", "--warmup", "8", "--setup-warmup", "16", "--out", out.toString(),
-                "--page", page.toString(), "--home", home.resolve(".bftws").toString(), "--no-peer"))) {
+                "--page", page.toString(), "--home", SharedHome.withKeys().toString(), "--no-peer"))) {
             int status = bench.awaitExit(Duration.ofSeconds(420));
             List<String> lines = bench.lines();
             String last = lines.get(lines.size() - 1);
@@ -64,7 +64,7 @@ class BenchEndToEndTest {
             for (String png : List.of("latency-mac.png", "throughput-mac.png", "projected-mac.png")) {
                 assertTrue(Files.size(out.resolve(png)) > 1000, png);
             }
-            try (Stream<Path> runs = Files.list(home.resolve(".bftws").resolve("bench"))) {
+            try (Stream<Path> runs = Files.list(SharedHome.withKeys().resolve("bench"))) {
                 assertEquals(0, runs.count(), "a clean run leaves no run directory behind");
             }
             assertTrue(Files.notExists(out.resolve("results.partial.csv")));
@@ -73,7 +73,7 @@ class BenchEndToEndTest {
             Files.delete(page);
             ByteArrayOutputStream printed = new ByteArrayOutputStream();
             int again = BenchMain.run(BenchOptions.parse(new String[] {"--report-only", "--out", out.toString(),
-                    "--page", page.toString(), "--home", home.resolve(".bftws").toString()}),
+                    "--page", page.toString(), "--home", SharedHome.withKeys().toString()}),
                     new PrintStream(printed, true, StandardCharsets.UTF_8));
             String report = printed.toString(StandardCharsets.UTF_8).trim();
             assertEquals(0, again, report);

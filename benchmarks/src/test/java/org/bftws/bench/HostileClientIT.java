@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +14,6 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -85,9 +83,6 @@ class HostileClientIT {
     private static final int LEAST_SPOILT = 5 * THREADS;
     private static final Pattern DURING = Pattern.compile("honest calls/s before ([0-9.]+) / during ([0-9.]+) / ");
 
-    @TempDir
-    static Path home;
-
     private static int exitStatus;
     private static List<String> out;
 
@@ -97,7 +92,7 @@ class HostileClientIT {
                 Integer.toString(CLIENTS), "--warmup", "300", "--hostile", String.join(",", MODES),
                 "--hostile-threads", Integer.toString(THREADS),
                 "--hostile-start", "15", "--hostile-duration", "20", "--hostile-after", "5",
-                "--home", home.toString()))) {
+                "--home", SharedHome.withKeys().toString()))) {
             exitStatus = testbed.awaitExit(Duration.ofSeconds(360));
             out = testbed.lines();
         }

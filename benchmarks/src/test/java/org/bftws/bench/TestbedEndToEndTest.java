@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The testbed as the launcher runs it ({@code ./bftws testbed} is this main class on this classpath): real replica
@@ -25,13 +23,10 @@ class TestbedEndToEndTest {
             Pattern.compile("echo: (\\d+) ok, (\\d+) failed, mean [0-9.]+ ms, p99 [0-9.]+ ms, [0-9.]+ req/s");
     private static final Pattern PID = Pattern.compile("\\(pid (\\d+)\\)");
 
-    @TempDir
-    Path home;
-
     @Test
     void fourReplicaJvmsAnswerEveryRequestOfTwoClientsAndTheTestbedEndsWithZeroFailed() throws Exception {
         try (Jvm testbed = Jvm.start(Testbed.class, List.of("--requests", "100", "--clients", "2",
-                "--warmup", "20", "--security", "mac", "--home", home.toString()))) {
+                "--warmup", "20", "--security", "mac", "--home", SharedHome.withKeys().toString()))) {
             int status = testbed.awaitExit(Duration.ofSeconds(180));
             List<String> out = testbed.lines();
             String last = out.get(out.size() - 1);
@@ -59,7 +54,7 @@ class TestbedEndToEndTest {
     @Test
     void aTestbedStoppedBySigtermStopsTheReplicasItStarted() throws Exception {
         try (Jvm testbed = Jvm.start(Testbed.class, List.of("--requests", "10000000", "--security", "none",
-                "--home", home.toString()))) {
+                "--home", SharedHome.withKeys().toString()))) {
             List<Long> pids = pids(testbed.awaitLine(l -> l.startsWith("replicas ready"), Duration.ofSeconds(120)));
             assertEquals(4, pids.size(), testbed.output());
             testbed.terminate();

@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,18 +43,14 @@ class TestbedShapesTest {
     /** A run takes one to two minutes on two cores; much longer only on a machine loaded far beyond its cores. */
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
 
-    /** One key directory for every run: keygen runs once. */
-    @TempDir
-    static Path home;
+    /** The home of every run, with the keys made before the runs (as the first run would): {@link SharedHome}. */
+    private static Path home;
 
     private static final Map<String, Long> SECONDS = new LinkedHashMap<>();
 
-    /** The testbed's keys, made once before the runs (as the first run would), so that no run's time includes them. */
     @BeforeAll
     static void keys() throws IOException {
-        long t0 = System.nanoTime();
-        System.out.println(new TestbedKeys(home.resolve("testbed").resolve("keys")).ensure() + " in "
-                + (System.nanoTime() - t0) / 1_000_000_000L + " s");
+        home = SharedHome.withKeys();
     }
 
     /** A finished run: its output lines and its kept run directory. */

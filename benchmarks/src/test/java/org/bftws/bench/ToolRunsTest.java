@@ -3,6 +3,7 @@ package org.bftws.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,9 +34,13 @@ class ToolRunsTest {
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
     private static final Map<String, Long> SECONDS = new LinkedHashMap<>();
 
-    /** One key directory for every run that needs keys. */
-    @TempDir
-    static Path home;
+    /** The home of every run, its keys made by the test JVM ({@link SharedHome}). */
+    private static Path home;
+
+    @BeforeAll
+    static void keys() throws IOException {
+        home = SharedHome.withKeys();
+    }
 
     /** What a run must have printed, given its output lines. */
     @FunctionalInterface
