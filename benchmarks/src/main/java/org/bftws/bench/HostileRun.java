@@ -1,9 +1,7 @@
 package org.bftws.bench;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,12 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import org.bftws.bench.hostile.HostileClient;
@@ -46,7 +42,6 @@ final class HostileRun implements AutoCloseable {
     static final Duration SETTLE = Duration.ofSeconds(5);
     private static final Duration STATS_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
-    private static final String HEAP = "256m";
     /** The replicas' stats fields: requests refused by authentication; connections closed before one was read. */
     private static final List<String> SECURITY_REFUSALS = List.of("security-refusals");
     private static final List<String> CLOSED_UNREAD = List.of("connections-refused-queue-full",
@@ -80,16 +75,9 @@ final class HostileRun implements AutoCloseable {
     }
 
     /** One attack: its mode, its hostile JVM, and what the run read around it. */
-    private final class Attack {
+    private static final class Attack {
         final HostileMode mode;
-        final Path log;
-        final CountDownLatch ready = new CountDownLatch(1);
-        final AtomicLong sent = new AtomicLong();
-        Process process;
-        OutputStream stdin;
-        /** The hostile client's last totals line, and its fields: sent, replied, faults, errors, spoilt, ... */
-        volatile String totals = "";
-        volatile Map<String, String> fields = Map.of();
+        final HostileClientProcess client;
         /** When it started and stopped (nanoTime); 0: not (yet). */
         volatile long started;
         volatile long stopped;
@@ -104,80 +92,15 @@ final class HostileRun implements AutoCloseable {
         volatile long atEndAsked;
         volatile long atEndRead;
 
-        Attack(HostileMode mode) {
+        Attack(HostileMode mode, Path runDir, PrintStream out) {
             this.mode = mode;
-            this.log = runDir.resolve("hostile-" + mode.label() + ".log");
+            this.client = new HostileClientProcess(mode, runDir.resolve("hostile-" + mode.label() + ".log"), out);
         }
 
-        void launch(Path conf, String targets) throws IOException {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-Xmx" + HEAP, "-XX:+ExitOnOutOfMemoryError", "-cp",
-                    System.getProperty("java.class.path"), HostileClient.class.getName(), "--mode", mode.label(),
-                    "--threads", Integer.toString(options.threads()), "--rate", Double.toString(options.rate()),
-                    "--size", "10", "--timeout-ms", Long.toString(options.timeout().toMillis()), "--conf",
-                    conf.toString(), "--party", TestbedDeployment.HOSTILE_CLIENT, "--repository",
-                    runDir.resolve("hostile-" + mode.label()).toString(), "--endpoint", deployment.clientEndpoint(),
-                    "--primary", primary, "--targets", targets));
-            process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            stdin = process.getOutputStream();
-            daemon(this::pump, "output-hostile-" + mode.label()).start();
-            out.println("hostile client " + mode.label() + ": pid " + process.pid() + ", log " + log);
-        }
-
-        private void pump() {
-            try {
-                ChildOutput.copy(process, log, line -> {
-                    if (line.startsWith("ready hostile")) {
-                        ready.countDown();
-                    } else if (line.startsWith("hostile: ") && line.contains(" opened their sequence")) {
-                        out.println("hostile client " + mode.label() + ": " + line.substring("hostile: ".length()));
-                    } else if (line.startsWith("hostile sent=")) {
-                        totals = line.substring("hostile ".length());
-                        fields = ReplicaGroup.fields(line);
-                        sent.set(Long.parseLong(fields.getOrDefault("sent", "0")));
-                    }
-                });
-            } catch (IOException | RuntimeException e) {
-                // the process ended; its log holds what it printed
-            }
-        }
-
-        void send(String command) {
-            try {
-                stdin.write((command + "\n").getBytes(StandardCharsets.UTF_8));
-                stdin.flush();
-            } catch (IOException e) {
-                // it has ended already
-            }
-        }
-
-        /** Tells the JVM to stop and waits for it to end (forcibly after 10 s); then the attack has stopped. */
+        /** Stops its JVM (forcibly after 10 s); then the attack has stopped. */
         void stop() {
-            try {
-                send("stop");
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.toHandle().destroyForcibly();
-                    process.waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            client.stop(10);
             stopped = System.nanoTime();
-        }
-
-        /** Ends the JVM if it still runs (by its handle). */
-        void close() {
-            if (process != null && process.isAlive()) {
-                send("stop");
-                try {
-                    if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                        process.toHandle().destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    process.toHandle().destroyForcibly();
-                    Thread.currentThread().interrupt();
-                }
-            }
         }
     }
 
@@ -190,7 +113,7 @@ final class HostileRun implements AutoCloseable {
         this.runDir = runDir;
         this.out = out;
         for (HostileMode mode : options.modes()) {
-            attacks.add(new Attack(mode));
+            attacks.add(new Attack(mode, runDir, out));
         }
     }
 
@@ -214,7 +137,12 @@ final class HostileRun implements AutoCloseable {
                 .map(n -> n.serviceEndpoint().toString()).collect(Collectors.joining(","));
         out.println(options.describe());
         for (Attack a : attacks) {
-            a.launch(conf, targets);
+            a.client.launch(List.of("--threads", Integer.toString(options.threads()), "--rate",
+                    Double.toString(options.rate()), "--size", "10", "--timeout-ms",
+                    Long.toString(options.timeout().toMillis()), "--conf", conf.toString(), "--party",
+                    TestbedDeployment.HOSTILE_CLIENT, "--repository", runDir.resolve("hostile-" + a.mode.label())
+                    .toString(), "--endpoint", deployment.clientEndpoint(), "--primary", primary, "--targets",
+                    targets));
         }
     }
 
@@ -229,7 +157,7 @@ final class HostileRun implements AutoCloseable {
         long deadline = waited + READY_TIMEOUT.toNanos();
         try {
             for (Attack a : attacks) {
-                a.ready.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                a.client.awaitReady(deadline - System.nanoTime());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -267,8 +195,8 @@ final class HostileRun implements AutoCloseable {
      */
     private void begin(int i) {
         Attack a = attacks.get(i);
-        if (a.ready.getCount() > 0 || a.process == null || !a.process.isAlive()) {
-            out.println("hostile client " + a.mode.label() + ": not ready (see " + a.log + "); no attack");
+        if (!a.client.isReady()) {
+            out.println("hostile client " + a.mode.label() + ": not ready (see " + a.client.log + "); no attack");
             return;
         }
         long asked = System.nanoTime();
@@ -283,7 +211,7 @@ final class HostileRun implements AutoCloseable {
         a.atStart = stats;
         a.atStartAsked = asked;
         a.atStartRead = read;
-        a.send("start");
+        a.client.start();
         a.started = System.nanoTime();
         long end = t0 + options.attackStart(i).plus(options.duration()).toNanos();
         timeline.schedule(() -> attacks.get(i).stop(), Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -316,7 +244,7 @@ final class HostileRun implements AutoCloseable {
             cpu += r.cpu().map(Duration::toNanos).orElse(0L);
         }
         return new Sample(System.nanoTime(), honestCount(), stats, cpu,
-                attacks.stream().mapToLong(a -> a.sent.get()).sum());
+                attacks.stream().mapToLong(a -> a.client.sent()).sum());
     }
 
     /** Every replica's stats fields, asked at once; empty for one that did not answer within 2 s. */
@@ -429,7 +357,7 @@ final class HostileRun implements AutoCloseable {
             String label = a.mode.label();
             if (a.started == 0) {
                 out.println("hostile summary " + label + ": the attack never started");
-                problems.add(label + ": the attack never started (see " + a.log + ")");
+                problems.add(label + ": the attack never started (see " + a.client.log + ")");
                 continue;
             }
             if (a.atEnd.isEmpty()) {
@@ -442,7 +370,7 @@ final class HostileRun implements AutoCloseable {
             out.printf(Locale.ROOT, "hostile summary %s: honest calls/s before %.1f / during %.1f / after %.1f; views"
                             + " at the attack's start %s, after %s; hostile client: %s%n", label,
                     rate(from, a.started), rate(a.started, a.stopped), rate(a.stopped, to), views(a.atStart),
-                    views(a.atEnd), a.totals.isEmpty() ? "no totals" : a.totals);
+                    views(a.atEnd), a.client.totals().isEmpty() ? "no totals" : a.client.totals());
             List<String> own = new ArrayList<>();
             refusals(a, own);
             for (int r = 0; r < replicas.size(); r++) {
@@ -546,7 +474,7 @@ final class HostileRun implements AutoCloseable {
      */
     private void refusals(Attack attack, List<String> problems) {
         HostileMode mode = attack.mode;
-        Map<String, String> totals = attack.fields;
+        Map<String, String> totals = attack.client.fields();
         List<Optional<Map<String, String>>> before = attack.atStart;
         List<Optional<Map<String, String>>> after = attack.atEnd;
         List<String> counted = new ArrayList<>();
@@ -580,13 +508,13 @@ final class HostileRun implements AutoCloseable {
         }
         if (mode.spoilsAuthenticators() && spoilt == 0) {
             problems.add("the hostile client spoilt no request: none reached the replicas to be refused (could it "
-                    + "open its sequences? see " + attack.log + ")");
+                    + "open its sequences? see " + attack.client.log + ")");
         } else if (mode.spoilsAuthenticators() && executed.get()[0] > 0) {
             problems.add("the replicas executed at least " + executed.get()[0] + " requests besides the honest ones:"
                     + " spoilt requests got through");
         } else if (mode == HostileMode.VALID && executed.get()[0] == 0) {
             problems.add("the replicas need not have executed any request besides the honest ones (at most "
-                    + executed.get()[1] + "): the control put no load on the group (see " + attack.log + ")");
+                    + executed.get()[1] + "): the control put no load on the group (see " + attack.client.log + ")");
         }
         long inFlight = options.threads();
         int index = attacks.indexOf(attack);
@@ -717,6 +645,6 @@ final class HostileRun implements AutoCloseable {
     public void close() {
         timeline.shutdownNow();
         questions.shutdownNow();
-        attacks.forEach(Attack::close);
+        attacks.forEach(a -> a.client.stop(5));
     }
 }
