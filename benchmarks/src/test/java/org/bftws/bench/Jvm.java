@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -50,14 +51,16 @@ final class Jvm implements AutoCloseable {
     }
 
     /**
-     * The JVM options of every JVM a test of this module starts: the client compiler only and the serial collector.
-     * A run of seconds spends much of its CPU compiling with C2 code it hardly uses; on two cores, with several JVMs
-     * starting at once, C1 alone roughly halves the CPU a run takes. The replica JVMs those start get the same options
-     * through {@code BFTWS_REPLICA_JAVA_OPTS}, which this module's surefire configuration sets for every test (and
-     * {@link ReplicaProcess} adds to a replica's command line), so a group a test starts itself runs short too. No
-     * test here measures speed against a target: the measurements are tools (docs/testing.md).
+     * The JVM options of every JVM a test of this module starts: those this module's Surefire configuration sets in
+     * {@code BFTWS_REPLICA_JAVA_OPTS} for every test JVM (the client compiler only and the serial collector), which
+     * {@link ReplicaProcess} also adds to every replica's command line, so that a group a test starts itself runs the
+     * same. A run of seconds spends much of its CPU compiling with C2 code it hardly uses; on two cores, with several
+     * JVMs starting at once, C1 alone roughly halves the CPU a run takes. No test here measures speed against a
+     * target: the measurements are tools (docs/testing.md). Empty where the variable is not set (a test started
+     * outside Maven).
      */
-    static final List<String> SHORT_RUN = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    static final List<String> SHORT_RUN = Optional.ofNullable(System.getenv("BFTWS_REPLICA_JAVA_OPTS"))
+            .filter(o -> !o.isBlank()).map(o -> List.of(o.trim().split("\\s+"))).orElse(List.of());
 
     private void read() {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
