@@ -35,8 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class TestbedShapesTest {
 
-    private static final int REQUESTS = 30;
-    private static final int WARMUP = 20;
+    /** Enough for every shape's evidence (a checkpoint, a crash halfway); each request of a cold JVM is slow. */
+    private static final int REQUESTS = 20;
+    private static final int WARMUP = 5;
     private static final Pattern FINAL_LINE =
             Pattern.compile("echo: (\\d+) ok, (\\d+) failed, mean [0-9.]+ ms, p99 [0-9.]+ ms, [0-9.]+ req/s");
     private static final Pattern KEPT = Pattern.compile("kept the run directory (\\S+) ");
@@ -157,8 +158,8 @@ class TestbedShapesTest {
         // those changed view and executed every request
         shapes.add(shape("--service kv --crash primary", run -> {
             assertTrue(run.line("kv: ").startsWith("kv: ok: "), run.line("kv: "));
-            Matcher crashed = Pattern.compile("crashed (replica\\d) \\(the primary, pid \\d+\\) after 15 of 30 "
-                    + "measured requests").matcher(run.line("crashed "));
+            Matcher crashed = Pattern.compile("crashed (replica\\d) \\(the primary, pid \\d+\\) after "
+                    + REQUESTS / 2 + " of " + REQUESTS + " measured requests").matcher(run.line("crashed "));
             assertTrue(crashed.matches(), run.line("crashed "));
             assertEquals("  " + crashed.group(1) + ": not running", run.stats(crashed.group(1)));
             List<String> survivors = nodes("replica", 4).stream().filter(n -> !n.equals(crashed.group(1))).toList();
@@ -180,14 +181,21 @@ class TestbedShapesTest {
             }
             assertTrue(unordered >= 3 * accepted, "2f+1 replicas executed each read unordered: " + unordered);
         }));
-        // a checkpoint every 8 batches: replicas execute tentatively only after their first checkpoint
+        // a checkpoint every 8 batches: replicas execute tentatively only after their first checkpoint; two clients
+        // at once, and the figures README.md shows: latency percentiles and the CPU of every process (sampled
+        // twice, so a number, not n/a)
         shapes.add(shape("--tentative", run -> {
             assertTrue(run.file("replicas.xml").contains("tentativeExecution=\"true\""), run.file("replicas.xml"));
             executed(run, nodes("replica", 4), List.of());
             for (String node : nodes("replica", 4)) {
                 assertTrue(run.counter(node, "tentative-executions-kept").get(0) > 0, run.stats(node));
             }
-        }, "--protocol", "checkpointInterval=8,watermarkWindow=32"));
+            assertTrue(run.line("latency: ").matches("latency: mean [0-9.]+ ms, p50 [0-9.]+ ms, p99 [0-9.]+ ms, "
+                    + "max [0-9.]+ ms \\(" + REQUESTS + " samples\\)"), run.line("latency: "));
+            assertTrue(run.line("throughput: ").endsWith(", 2 client threads)"), run.line("throughput: "));
+            assertTrue(run.line("cpu seconds ").matches("cpu seconds per 1,000 requests: replica0 [0-9.]+, "
+                    + "replica1 [0-9.]+, replica2 [0-9.]+, replica3 [0-9.]+, client [0-9.]+"), run.line("cpu seconds "));
+        }, "--protocol", "checkpointInterval=8,watermarkWindow=32", "--clients", "2"));
         shapes.add(shape("--byzantine equivocate", run -> {
             assertTrue(run.line("lie: ").startsWith("lie: counted"), run.line("lie: "));
             assertTrue(run.line("states: ").startsWith("states: equal on 3 correct replicas"), run.line("states: "));
@@ -241,6 +249,9 @@ class TestbedShapesTest {
             assertTrue(out.stream().noneMatch(l -> l.startsWith("warning:")), testbed.output());
             Matcher kept = KEPT.matcher(testbed.output());
             assertTrue(kept.find(), testbed.output());
+            // the testbed stopped every replica JVM it started
+            StartedReplicas.assertNoneAlive(StartedReplicas.pids(testbed.awaitLine(
+                    l -> l.startsWith("replicas ready"), Duration.ZERO)));
             Run run = new Run(out, Path.of(kept.group(1)), testbed.output());
             try {
                 evidence.check(run);
