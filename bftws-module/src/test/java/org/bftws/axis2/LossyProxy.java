@@ -88,6 +88,7 @@ final class LossyProxy implements AutoCloseable {
                 x.close();
                 return;
             }
+            forwarded.add(index);
             HttpResponse<byte[]> response = forward(x, body);
             if (fate == Fate.DUPLICATE) {
                 duplicated.incrementAndGet();
@@ -110,6 +111,9 @@ final class LossyProxy implements AutoCloseable {
             x.close();
         }
     }
+
+    /** The indexes of the requests the proxy has begun to forward to the node (after their delay). */
+    final java.util.Set<Integer> forwarded = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Every response the node gave, in order, with the request it answered (as the proxy forwarded them). */
     final List<byte[][]> exchanged = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
