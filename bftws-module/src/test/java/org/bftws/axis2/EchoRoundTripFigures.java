@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.testing.FreePorts;
 import org.bftws.axis2.standalone.NodeServer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -46,7 +47,7 @@ class EchoRoundTripFigures {
 
     /** WS-RM with WS-Security X.509 signatures on every message (a one-node group with the wssec profile). */
     private void signed(String[] items) throws Exception {
-        int port = NodeServer.freePort();
+        int port = FreePorts.one();
         Path conf = dir.resolve("signed/replicas.xml");
         java.nio.file.Files.createDirectories(conf.getParent());
         java.nio.file.Files.writeString(conf, """

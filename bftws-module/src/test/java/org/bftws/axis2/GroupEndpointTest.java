@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.testing.FreePorts;
 import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,7 +34,7 @@ class GroupEndpointTest {
     @Test
     void aClientAddressingTheGroupEndpointOfAOneNodeGroupGetsPlainWsrmWithTheGroupDerivedSequenceId()
             throws Exception {
-        int port = NodeServer.freePort();
+        int port = FreePorts.one();
         Path replicas = dir.resolve("replicas.xml");
         Files.writeString(replicas, """
                 <replicas xmlns="urn:bftws:replicas:1">

@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.node.BftwsNode;
-import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.rm.SequenceIds;
 import org.bftws.samples.echo.EchoService;
 import org.bftws.security.mac.SealedRequests;
@@ -35,7 +35,7 @@ class MalformedBodyOrderedTest {
     @Test
     void anAuthenticRequestWithABodyThatIsNotWellFormedIsOrderedAndAnsweredWithTheSameFaultByEveryReplica()
             throws Exception {
-        int[] p = NodeServer.freePorts(4);
+        int[] p = FreePorts.take(4);
         List<String> endpoints = List.of(EchoReplicas.endpoint(p[0]), EchoReplicas.endpoint(p[1]),
                 EchoReplicas.endpoint(p[2]), EchoReplicas.endpoint(p[3]));
         try (EchoReplicas group = new EchoReplicas(dir, "mac", "", endpoints)) {

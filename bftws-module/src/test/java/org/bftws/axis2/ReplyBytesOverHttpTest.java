@@ -1,5 +1,6 @@
 package org.bftws.axis2;
 
+import org.bftws.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +13,6 @@ import java.util.List;
 import org.apache.axis2.client.ServiceClient;
 import org.apache.axis2.context.ConfigurationContext;
 import org.bftws.axis2.node.BftwsNode;
-import org.bftws.axis2.standalone.NodeServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +29,7 @@ class ReplyBytesOverHttpTest {
 
     @Test
     void aRetransmittedRequestIsAnsweredFromTheCacheWithTheFirstReplysBytesByteForByte() throws Exception {
-        int[] p = NodeServer.freePorts(4);
+        int[] p = FreePorts.take(4);
         LossyProxy.Plan twice = (index, body) -> body.contains(MARKER) ? LossyProxy.Fate.DUPLICATE
                 : LossyProxy.Fate.PASS;
         try (LossyProxy proxy = new LossyProxy(URI.create("http://127.0.0.1:" + p[3]), twice);

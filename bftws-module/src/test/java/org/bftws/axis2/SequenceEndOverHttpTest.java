@@ -1,7 +1,7 @@
 package org.bftws.axis2;
 
+import org.bftws.testing.FreePorts;
 import org.bftws.axis2.node.BftwsNode;
-import org.bftws.axis2.standalone.NodeServer;
 import static org.bftws.axis2.RawSequenceRequests.append;
 import static org.bftws.axis2.RawSequenceRequests.manager;
 import static org.bftws.axis2.RawSequenceRequests.post;
@@ -34,7 +34,7 @@ class SequenceEndOverHttpTest {
 
     @Test
     void aTerminatedSequenceLeavesEveryReplicaAndARequestOnItLaterGetsAFaultAndIsNotExecuted() throws Exception {
-        int[] p = NodeServer.freePorts(4);
+        int[] p = FreePorts.take(4);
         List<String> endpoints = new ArrayList<>();
         for (int port : p) {
             endpoints.add(EchoReplicas.endpoint(port));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -161,9 +160,7 @@ class BinaryChannelTest {
     }
 
     private static InetSocketAddress freeAddress() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return new InetSocketAddress(InetAddress.getLoopbackAddress(), probe.getLocalPort());
-        }
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.testing.FreePorts.one());
     }
 
     private static void waitUntil(BooleanSupplier condition, String what) {

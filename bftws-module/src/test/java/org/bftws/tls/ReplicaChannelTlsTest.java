@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -139,9 +138,7 @@ class ReplicaChannelTlsTest {
 
     private void addresses(int n) throws IOException {
         for (int i = 0; i < n; i++) {
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                addresses.put(i, new InetSocketAddress(InetAddress.getLoopbackAddress(), s.getLocalPort()));
-            }
+            addresses.put(i, new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.testing.FreePorts.one()));
         }
     }
 

@@ -5,7 +5,6 @@ import org.bftws.security.TestEcho;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,12 +26,6 @@ public final class SecuredAxis2Node implements AutoCloseable {
         this.context = context;
         this.server = server;
         this.port = port;
-    }
-
-    public static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     /** Starts the node as party {@code party} of {@code deployment}, listening on {@code port}. */

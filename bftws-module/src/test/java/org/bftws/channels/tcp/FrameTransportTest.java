@@ -415,9 +415,7 @@ class FrameTransportTest {
     }
 
     private static InetSocketAddress freeAddress() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return new InetSocketAddress(InetAddress.getLoopbackAddress(), probe.getLocalPort());
-        }
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.testing.FreePorts.one());
     }
 
     private static Socket connect(InetSocketAddress address) throws IOException {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,9 +48,7 @@ class MacHttpTest {
 
     @BeforeAll
     static void start() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        port = org.bftws.testing.FreePorts.one();
         group = new KeyedGroup(dir, "mac", "EchoService", port + 1, port, port + 2, port + 3);
         server = context(dir.resolve("server-repo"), "replica1");
         server.getAxisConfiguration().addService(Utils.createSimpleService(new QName("BftControl"),
