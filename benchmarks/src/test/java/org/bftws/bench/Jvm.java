@@ -40,9 +40,23 @@ final class Jvm implements AutoCloseable {
      */
     static Jvm start(List<String> prefix, Map<String, String> environment, Class<?> main, List<String> args)
             throws IOException {
+        return start(prefix, environment, SHORT_RUN, main, args);
+    }
+
+    /**
+     * As {@link #start(Class, List)}, with the JVM's default compilers: for a command that is itself CPU work of
+     * some seconds, such as making RSA keys, where the client compiler alone (without C2's big-integer intrinsics)
+     * spends many times longer. The JVMs it starts still take {@link #SHORT_RUN} from the environment.
+     */
+    static Jvm startWithBothCompilers(Class<?> main, List<String> args) throws IOException {
+        return start(List.of(), Map.of(), List.of(), main, args);
+    }
+
+    private static Jvm start(List<String> prefix, Map<String, String> environment, List<String> jvmOptions,
+            Class<?> main, List<String> args) throws IOException {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
-        command.addAll(SHORT_RUN);
+        command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);

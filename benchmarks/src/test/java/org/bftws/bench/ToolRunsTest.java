@@ -94,8 +94,8 @@ class ToolRunsTest {
         }));
         tools.add(tool("measure viewchange --quick --security none", lines -> {
             // | K | slots | new primary ms | survivors ms | client: kill to first reply in the new view, ms |
-            List<String> row = rows(lines, "\\| (10|50) \\| \\d+ \\| " + MS + " \\| " + MS + " \\| \\d+ \\|");
-            assertEquals(2, row.size(), "a view change at checkpoint intervals 10 and 50, each with its client's reply");
+            List<String> row = rows(lines, "\\| 10 \\| \\d+ \\| " + MS + " \\| " + MS + " \\| \\d+ \\|");
+            assertEquals(1, row.size(), "a view change at checkpoint interval 10, with its client's reply");
             line(lines, "measure: done, .*");
         }));
         tools.add(tool("measure failover --quick --security none", lines -> {
@@ -125,7 +125,9 @@ class ToolRunsTest {
             args.addAll(List.of("--home", home.toString()));
         }
         long t0 = System.nanoTime();
-        try (Jvm tool = Jvm.start(Bftws.class, args)) {
+        // wire-costs makes its own RSA keys and times thousands of operations: CPU work that C2 repays
+        boolean cpuBound = args.get(0).equals("wire-costs");
+        try (Jvm tool = cpuBound ? Jvm.startWithBothCompilers(Bftws.class, args) : Jvm.start(Bftws.class, args)) {
             int status = tool.awaitExit(RUN_TIMEOUT);
             SECONDS.put(commandLine, (System.nanoTime() - t0) / 1_000_000_000L);
             assertEquals(0, status, commandLine + ":\n" + tool.output());
