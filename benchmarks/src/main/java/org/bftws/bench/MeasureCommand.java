@@ -51,8 +51,8 @@ final class MeasureCommand implements Callable<Integer> {
             description = "what to measure")
     String experiment;
 
-    @Option(names = "--quick", description = "fewer sizes and repetitions (sequences: an 8 s idle limit and 48 "
-            + "sequences per party): a smoke run, not figures to quote")
+    @Option(names = "--quick", description = "fewer sizes and repetitions (viewchange: interval 10 only; sequences: "
+            + "an 8 s idle limit and 48 sequences per party): a smoke run, not figures to quote")
     boolean quick;
 
     @Option(names = "--security", paramLabel = "mac|wssec|none", defaultValue = "mac",
