@@ -83,9 +83,13 @@ record AuthenticatorHeader(String from, String to, byte[] mac, boolean coversByt
 
     /** Whether {@code block} says its MACs cover the message's bytes ({@link ByteSeal}); absent: the canonical form. */
     static boolean coversBytes(OMElement block) throws SecurityRefusal {
-        String covers = block.getAttributeValue(new javax.xml.namespace.QName(ByteSeal.COVERS));
+        return coversBytes(block.getQName(), block.getAttributeValue(new javax.xml.namespace.QName(ByteSeal.COVERS)));
+    }
+
+    /** Whether a block {@code name} whose covers attribute is {@code covers} (null: absent) covers the bytes. */
+    static boolean coversBytes(javax.xml.namespace.QName name, String covers) throws SecurityRefusal {
         if (covers != null && !ByteSeal.BYTES.equals(covers)) {
-            throw MacHeaderBlocks.malformed(block.getQName(), "attribute " + ByteSeal.COVERS + " may only say "
+            throw MacHeaderBlocks.malformed(name, "attribute " + ByteSeal.COVERS + " may only say "
                     + ByteSeal.BYTES);
         }
         return covers != null;

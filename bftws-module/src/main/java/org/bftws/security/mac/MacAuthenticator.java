@@ -24,6 +24,8 @@ import org.bftws.security.RefusalReason;
 import org.bftws.security.SecurityRefusal;
 import org.bftws.security.SignedEnvelope;
 import org.bftws.security.WsSecurity;
+import org.bftws.soap.MalformedSoap;
+import org.bftws.soap.SoapHeader;
 import org.bftws.wire.BundleCodec;
 import org.bftws.wire.MalformedXml;
 import org.bftws.wire.WireBundle;
@@ -250,6 +252,20 @@ public final class MacAuthenticator implements MessageAuthenticator {
      */
     private String verifyRequest(SOAPEnvelope envelope, RequestAuthenticatorHeader header, GroupConfig group,
                                  byte[] bytes) throws SecurityRefusal {
+        String client = verifyEntry(header, group, c -> header.coversBytes()
+                ? MacInput.ofRequestBytes(group.service(), c, ByteSeal.blanked(received(bytes),
+                List.copyOf(header.entries().values())))
+                : MacInput.ofRequest(group.service(), c, envelope));
+        RequestAuthenticatorHeader.find(envelope).setProcessed();
+        return client;
+    }
+
+    /**
+     * The client whose authenticator {@code header} is, when this node's entry verifies over what
+     * {@code input} makes of the client's name; SecurityRefusal otherwise, with the reason.
+     */
+    private String verifyEntry(RequestAuthenticatorHeader header, GroupConfig group,
+                               java.util.function.Function<String, byte[]> input) throws SecurityRefusal {
         String node = Exchange.nodeNamed(group, self);
         if (node == null) {
             throw new SecurityRefusal(RefusalReason.MISDIRECTED, "a client's request authenticator reached " + self
@@ -262,20 +278,16 @@ public final class MacAuthenticator implements MessageAuthenticator {
         }
         byte[] entry = header.entryFor(node).orElseThrow(() -> new SecurityRefusal(RefusalReason.MISDIRECTED,
                 "the request authenticator of " + client + " has no entry for " + node));
-        byte[] input;
+        byte[] macInput;
         try {
-            input = header.coversBytes()
-                    ? MacInput.ofRequestBytes(group.service(), client, ByteSeal.blanked(received(bytes),
-                    List.copyOf(header.entries().values())))
-                    : MacInput.ofRequest(group.service(), client, envelope);
+            macInput = input.apply(client);
         } catch (RuntimeException e) {
             throw malformed(e, "");
         }
-        if (!keys().verify(client, input, entry)) {
+        if (!keys().verify(client, macInput, entry)) {
             throw new SecurityRefusal(RefusalReason.MAC_MISMATCH, "the entry for " + node + " of " + client
                     + "'s request authenticator");
         }
-        RequestAuthenticatorHeader.find(envelope).setProcessed();
         return client;
     }
 
@@ -291,6 +303,28 @@ public final class MacAuthenticator implements MessageAuthenticator {
      * client can make some entries wrong), so the caller takes it as a body only, not as a refusal of the relayer.
      */
     public Optional<RelayedRequest> authenticateRelayed(byte[] payload, GroupConfig group) throws SecurityRefusal {
+        if (ReceivedBytes.isPlainUtf8Xml(payload)) {
+            // the MAC covers the bytes: what it needs is in the header, read in one pass that stops at the Body
+            SoapHeader soap;
+            try {
+                soap = SoapHeader.read(payload);
+            } catch (MalformedSoap e) {
+                throw new SecurityRefusal(RefusalReason.MALFORMED, "not a SOAP request: " + e.getMessage());
+            }
+            RequestAuthenticatorHeader header = RequestAuthenticatorHeader.read(soap);
+            if (header == null) {
+                return Optional.empty();
+            }
+            if (header.coversBytes()) {
+                String client = verifyEntry(header, group, c -> MacInput.ofRequestBytes(group.service(), c,
+                        ByteSeal.blanked(payload, List.copyOf(header.entries().values()))));
+                try {
+                    return Optional.of(relayed(client, MacInput.SequencePosition.of(soap)));
+                } catch (RuntimeException e) {
+                    throw malformed(e, "not a SOAP request: ");
+                }
+            }
+        }
         SOAPEnvelope envelope;
         try {
             envelope = org.apache.axiom.om.OMXMLBuilderFactory.createSOAPModelBuilder(
@@ -301,14 +335,17 @@ public final class MacAuthenticator implements MessageAuthenticator {
             }
             String client = verifyRequest(envelope, header, group,
                     ReceivedBytes.isPlainUtf8Xml(payload) ? payload : null);
-            MacInput.SequencePosition position = MacInput.SequencePosition.of(envelope);
-            if (position == null) {
-                throw new SecurityRefusal(RefusalReason.MALFORMED, "a relayed request without wsrm:Sequence");
-            }
-            return Optional.of(new RelayedRequest(client, position.id(), position.number()));
+            return Optional.of(relayed(client, MacInput.SequencePosition.of(envelope)));
         } catch (RuntimeException e) {
             throw malformed(e, "not a SOAP request: ");
         }
+    }
+
+    private static RelayedRequest relayed(String client, MacInput.SequencePosition position) throws SecurityRefusal {
+        if (position == null) {
+            throw new SecurityRefusal(RefusalReason.MALFORMED, "a relayed request without wsrm:Sequence");
+        }
+        return new RelayedRequest(client, position.id(), position.number());
     }
 
     /**

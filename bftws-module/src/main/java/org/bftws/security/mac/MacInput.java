@@ -103,6 +103,34 @@ final class MacInput {
 
     /** The message's wsrm:Sequence position; null without the header (responses, protocol messages). */
     record SequencePosition(String id, long number) {
+        /** As {@link #of(SOAPEnvelope)}, from the header read from the message's bytes. */
+        static SequencePosition of(org.bftws.soap.SoapHeader header) {
+            java.util.List<org.bftws.soap.HeaderElement> blocks = header.blocks(new javax.xml.namespace.QName(Wsrm.NS,
+                    "Sequence"));
+            if (blocks.isEmpty()) {
+                return null;
+            }
+            if (blocks.size() > 1) {
+                throw new IllegalArgumentException("two wsrm:Sequence headers");
+            }
+            org.bftws.soap.HeaderElement id = blocks.get(0).firstChild(new javax.xml.namespace.QName(Wsrm.NS,
+                    "Identifier"));
+            org.bftws.soap.HeaderElement number = blocks.get(0).firstChild(new javax.xml.namespace.QName(Wsrm.NS,
+                    "MessageNumber"));
+            if (id == null || number == null) {
+                throw new IllegalArgumentException("wsrm:Sequence without Identifier or MessageNumber");
+            }
+            return position(id.text(), number.text());
+        }
+
+        private static SequencePosition position(String id, String number) {
+            try {
+                return new SequencePosition(id.trim(), Long.parseLong(number.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("wsrm:MessageNumber '" + number + "' is not a number");
+            }
+        }
+
         static SequencePosition of(SOAPEnvelope envelope) {
             SOAPHeader header = envelope.getHeader();
             if (header == null) {
@@ -121,11 +149,7 @@ final class MacInput {
             if (id == null || number == null) {
                 throw new IllegalArgumentException("wsrm:Sequence without Identifier or MessageNumber");
             }
-            try {
-                return new SequencePosition(id.getText().trim(), Long.parseLong(number.getText().trim()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("wsrm:MessageNumber '" + number.getText() + "' is not a number");
-            }
+            return position(id.getText(), number.getText());
         }
     }
 }

@@ -1,12 +1,13 @@
 package org.bftws.security.mac;
 
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import javax.xml.namespace.QName;
 import org.apache.axiom.om.OMElement;
+import org.bftws.soap.HeaderElement;
+import org.bftws.soap.SoapHeader;
 import org.apache.axiom.soap.SOAPEnvelope;
 import org.apache.axiom.soap.SOAPFactory;
 import org.apache.axiom.soap.SOAPHeader;
@@ -62,22 +63,29 @@ record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries, bool
     /** The message's request authenticator, null when it has none; SecurityRefusal MALFORMED when it is ill formed. */
     static RequestAuthenticatorHeader read(SOAPEnvelope envelope) throws SecurityRefusal {
         SOAPHeaderBlock block = find(envelope);
-        if (block == null) {
-            return null;
-        }
+        return block == null ? null : of(MacHeaderBlocks.scanned(block));
+    }
+
+    /** As {@link #read(SOAPEnvelope)}, from the header {@link SoapHeader} read from the message's bytes. */
+    static RequestAuthenticatorHeader read(SoapHeader header) throws SecurityRefusal {
+        HeaderElement block = MacHeaderBlocks.single(header, NAME);
+        return block == null ? null : of(block);
+    }
+
+    /** The authenticator {@code block} holds; SecurityRefusal MALFORMED when it is ill formed. */
+    private static RequestAuthenticatorHeader of(HeaderElement block) throws SecurityRefusal {
         String from = name(block, "from");
         Map<String, byte[]> entries = new LinkedHashMap<>();
         Base64.Decoder base64 = Base64.getDecoder();
-        for (Iterator<OMElement> it = block.getChildElements(); it.hasNext(); ) {
-            OMElement e = it.next();
-            if (!ENTRY.equals(e.getQName())) {
-                throw malformed("it holds only mac:Entry elements, not " + e.getQName());
+        for (HeaderElement e : block.children()) {
+            if (!ENTRY.equals(e.name())) {
+                throw malformed("it holds only mac:Entry elements, not " + e.name());
             }
             if (entries.size() >= MAX_ENTRIES) {
                 throw malformed("more than " + MAX_ENTRIES + " entries");
             }
             String to = name(e, "to");
-            String text = e.getText();
+            String text = e.text();
             byte[] mac;
             try {
                 mac = text.length() > 64 ? new byte[0] : base64.decode(text.trim());
@@ -92,7 +100,8 @@ record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries, bool
                 throw malformed("two entries for " + to);
             }
         }
-        return new RequestAuthenticatorHeader(from, entries, AuthenticatorHeader.coversBytes(block));
+        return new RequestAuthenticatorHeader(from, entries, AuthenticatorHeader.coversBytes(NAME,
+                block.attribute(ByteSeal.COVERS)));
     }
 
     /** The header block itself, null when absent. */
@@ -100,8 +109,8 @@ record RequestAuthenticatorHeader(String from, Map<String, byte[]> entries, bool
         return MacHeaderBlocks.single(envelope, NAME);
     }
 
-    private static String name(OMElement element, String attribute) throws SecurityRefusal {
-        return MacHeaderBlocks.partyName(element, NAME, attribute, "party");
+    private static String name(HeaderElement element, String attribute) throws SecurityRefusal {
+        return MacHeaderBlocks.partyName(element.attribute(attribute), NAME, attribute, "party");
     }
 
     private static SecurityRefusal malformed(String problem) {

@@ -55,6 +55,14 @@ class MacAuthenticatorFuzzTest {
             }
             return;
         }
+        // the authenticator read from the bytes in one pass is the one read from the tree, where both can be read
+        String fromBytes = RequestAuthenticatorBytesTest.outcome(
+                () -> RequestAuthenticatorHeader.read(org.bftws.soap.SoapHeader.read(bytes)));
+        String fromTree = RequestAuthenticatorBytesTest.outcome(() -> RequestAuthenticatorHeader.read(
+                (SOAPEnvelope) in.getEnvelope()));
+        if (!fromBytes.startsWith("unreadable") && !fromTree.startsWith("unreadable") && !fromBytes.equals(fromTree)) {
+            throw new AssertionError("from the bytes: " + fromBytes + "; from the tree: " + fromTree);
+        }
         in.setServerSide(true);
         try {
             replica1.authenticate(in, group.group);
