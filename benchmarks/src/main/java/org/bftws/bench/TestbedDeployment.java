@@ -1,8 +1,6 @@
 package org.bftws.bench;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -323,7 +321,10 @@ final class TestbedDeployment {
         return nodes;
     }
 
-    /** Distinct loopback ports free a moment ago (another process may still take one; that replica then says so). */
+    /**
+     * Distinct loopback ports free a moment ago ({@link LoopbackPorts}; another program may still take one, and that
+     * replica then says so).
+     */
     private static List<Integer> freePorts(int n) throws IOException {
         Set<Integer> ports = new HashSet<>();
         while (ports.size() < n) {
@@ -333,9 +334,7 @@ final class TestbedDeployment {
     }
 
     static int freeLoopbackPort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return probe.getLocalPort();
-        }
+        return LoopbackPorts.next();
     }
 
     private static String attr(String s) {

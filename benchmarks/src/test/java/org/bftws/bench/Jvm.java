@@ -57,6 +57,11 @@ final class Jvm implements AutoCloseable {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
         command.addAll(jvmOptions);
+        // the ports this test JVM's tools give their nodes (LoopbackPorts): its children take them from its range
+        String ports = System.getProperty(LoopbackPorts.PROPERTY);
+        if (ports != null) {
+            command.add("-D" + LoopbackPorts.PROPERTY + "=" + ports);
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
