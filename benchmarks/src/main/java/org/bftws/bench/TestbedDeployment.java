@@ -4,11 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.bench.byzantine.ByzantineMode;
 import org.bftws.config.Configuration;
 import org.bftws.config.NodeRole;
@@ -321,20 +320,9 @@ final class TestbedDeployment {
         return nodes;
     }
 
-    /**
-     * Distinct loopback ports free a moment ago ({@link LoopbackPorts}; another program may still take one, and that
-     * replica then says so).
-     */
+    /** Distinct loopback ports free a moment ago ({@link NodeServer#freePorts}). */
     private static List<Integer> freePorts(int n) throws IOException {
-        Set<Integer> ports = new HashSet<>();
-        while (ports.size() < n) {
-            ports.add(freeLoopbackPort());
-        }
-        return new ArrayList<>(ports);
-    }
-
-    static int freeLoopbackPort() throws IOException {
-        return LoopbackPorts.next();
+        return java.util.Arrays.stream(NodeServer.freePorts(n)).boxed().toList();
     }
 
     private static String attr(String s) {

@@ -44,7 +44,7 @@ class EchoReplicaTest {
 
     @Test
     void aLoopbackReplicaListensOnLoopbackOnlyAndStopsCleanlyAtTheEndOfItsInput() throws Exception {
-        int port = TestbedDeployment.freeLoopbackPort();
+        int port = org.bftws.axis2.standalone.NodeServer.freePort();
         Path conf = replicasXml("none", port);
         try (Jvm replica = Jvm.start(EchoReplica.class, List.of("--id", "0", "--conf", conf.toString(),
                 "--run-dir", dir.resolve("run").toString()))) {
@@ -83,7 +83,7 @@ class EchoReplicaTest {
 
     @Test
     void aNodeWhoseKeystoreHasNoProofKeyStopsAtStartSayingInOneLineToRunKeygen() throws Exception {
-        int port = TestbedDeployment.freeLoopbackPort();
+        int port = org.bftws.axis2.standalone.NodeServer.freePort();
         StringBuilder nodes = new StringBuilder();
         for (int i = 0; i < 4; i++) { // a BFT group: solo and three peers that never start
             int p = i == 0 ? port : port + i;

@@ -57,10 +57,10 @@ final class Jvm implements AutoCloseable {
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
         command.addAll(jvmOptions);
-        // the ports this test JVM's tools give their nodes (LoopbackPorts): its children take them from its range
-        String ports = System.getProperty(LoopbackPorts.PROPERTY);
+        // the ports this test JVM's tools give their nodes (NodeServer.freePorts): its children take them from its range
+        String ports = System.getProperty(org.bftws.axis2.standalone.LoopbackPorts.PROPERTY);
         if (ports != null) {
-            command.add("-D" + LoopbackPorts.PROPERTY + "=" + ports);
+            command.add("-D" + org.bftws.axis2.standalone.LoopbackPorts.PROPERTY + "=" + ports);
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,7 +29,7 @@ class CallBackoffTest {
     void aCallToADeadEndpointWithItsOwnShortBackoffGivesUpWithinThatScheduleNotTheDefaultOne() throws Exception {
         ConfigurationContext ctx = TestNodes.client(dir, true);
         try {
-            String dead = "http://127.0.0.1:" + FreePorts.one() + "/axis2/services/EchoService";
+            String dead = "http://127.0.0.1:" + NodeServer.freePort() + "/axis2/services/EchoService";
             ServiceClient client = TestNodes.serviceClient(ctx, dead);
             client.getOptions().setProperty(Backoff.PROPERTY, Backoff.of(Duration.ofMillis(100), 1));
             long t0 = System.nanoTime();

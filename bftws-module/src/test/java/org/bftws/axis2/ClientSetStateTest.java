@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.bftws.axis2.RawSequenceRequests.manager;
 import static org.bftws.axis2.RawSequenceRequests.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,7 +35,7 @@ class ClientSetStateTest {
 
     @Test
     void aClientsSetStateIsRefusedAlikeByEveryReplicaAndReplacesNothing() throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         List<String> endpoints = new ArrayList<>();
         for (int port : p) {
             endpoints.add(EchoReplicas.endpoint(port));

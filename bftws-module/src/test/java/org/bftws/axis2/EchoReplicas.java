@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -49,7 +49,7 @@ final class EchoReplicas implements AutoCloseable {
         java.util.stream.Stream.concat(endpoints.stream(), controls.stream())
                 .forEach(url -> taken.add(java.net.URI.create(url).getPort()));
         try {
-            return FreePorts.avoiding(n, taken);
+            return NodeServer.freePortsAvoiding(n, taken);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,6 +1,5 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
 import org.bftws.axis2.standalone.NodeServer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -47,7 +46,7 @@ class EchoRoundTripFigures {
 
     /** WS-RM with WS-Security X.509 signatures on every message (a one-node group with the wssec profile). */
     private void signed(String[] items) throws Exception {
-        int port = FreePorts.one();
+        int port = NodeServer.freePort();
         Path conf = dir.resolve("signed/replicas.xml");
         java.nio.file.Files.createDirectories(conf.getParent());
         java.nio.file.Files.writeString(conf, """

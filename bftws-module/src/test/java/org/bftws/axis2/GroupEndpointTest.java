@@ -1,6 +1,5 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
 import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,7 +33,7 @@ class GroupEndpointTest {
     @Test
     void aClientAddressingTheGroupEndpointOfAOneNodeGroupGetsPlainWsrmWithTheGroupDerivedSequenceId()
             throws Exception {
-        int port = FreePorts.one();
+        int port = NodeServer.freePort();
         Path replicas = dir.resolve("replicas.xml");
         Files.writeString(replicas, """
                 <replicas xmlns="urn:bftws:replicas:1">

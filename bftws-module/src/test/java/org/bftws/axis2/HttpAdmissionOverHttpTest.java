@@ -1,6 +1,5 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -120,7 +119,7 @@ class HttpAdmissionOverHttpTest {
 
     /** node0, the one node of a plain WS-RM echo group whose limits are given, served with {@code workers} threads. */
     private NodeServer node(int workers, int maxQueued, String staleAfter) throws Exception {
-        int port = FreePorts.one();
+        int port = NodeServer.freePort();
         Path replicas = Files.writeString(Files.createDirectories(dir).resolve("replicas.xml"),
                 "<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<group service=\"EchoService\" endpoint=\"http://echo.bftws.test/axis2/services/EchoService\""

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +35,7 @@ class MalformedBodyOrderedTest {
     @Test
     void anAuthenticRequestWithABodyThatIsNotWellFormedIsOrderedAndAnsweredWithTheSameFaultByEveryReplica()
             throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         List<String> endpoints = List.of(EchoReplicas.endpoint(p[0]), EchoReplicas.endpoint(p[1]),
                 EchoReplicas.endpoint(p[2]), EchoReplicas.endpoint(p[3]));
         try (EchoReplicas group = new EchoReplicas(dir, "mac", "", endpoints)) {

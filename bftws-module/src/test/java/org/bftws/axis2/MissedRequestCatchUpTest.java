@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.axis2.node.BftwsNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -58,7 +58,7 @@ class MissedRequestCatchUpTest {
      * execute both. Returns the size of the request replica3 missed (its whole envelope).
      */
     private int missedRequestIsExecutedByReplica3(String profile, String text) throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         AtomicInteger missedSize = new AtomicInteger();
         LossyProxy.Plan dropMarked = new LossyProxy.Plan() {
             @Override

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,7 +45,7 @@ class ModuleArchiveInServletContainerIT {
     @Test
     void aMarInWebInfModulesReplicatesTheServiceThatEngagesItWhileTheNodesOtherServiceStaysPlainSoap()
             throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         List<String> endpoints = new ArrayList<>();
         for (int port : p) {
             endpoints.add(EchoReplicas.endpoint(port));

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.axis2.node.BftwsNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -74,7 +74,7 @@ class NonBlockingServiceClientTest {
 
     @Test
     void sendReceiveNonBlockingDeliversTheVotedReplyToOnMessageAndTheDecidedFaultToOnFault() throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         WrongEchoReplies byzantine = new WrongEchoReplies();
         try (EchoReplicas group = new EchoReplicas(dir, "mac", "clientTimeout=\"5s\" viewChangeTimeout=\"10s\"",
                 List.of(EchoReplicas.endpoint(p[0]), EchoReplicas.endpoint(p[1]), EchoReplicas.endpoint(p[2]),
@@ -143,7 +143,7 @@ class NonBlockingServiceClientTest {
 
     @Test
     void nonBlockingCallsInFlightTogetherOnOneServiceClientShareItsSequenceAndEachExecutesOnce() throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         try (EchoReplicas group = new EchoReplicas(dir, "mac", "clientTimeout=\"5s\" viewChangeTimeout=\"10s\"",
                 List.of(EchoReplicas.endpoint(p[0]), EchoReplicas.endpoint(p[1]), EchoReplicas.endpoint(p[2]),
                         EchoReplicas.endpoint(p[3])))) {

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +34,7 @@ class QuietRefusalsHttpTest {
     /** One replica of a mac group per test: the refusal log summarises repeats per peer, always 127.0.0.1 here. */
     @BeforeEach
     void start() throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         group = new EchoReplicas(dir, "mac", "", List.of(EchoReplicas.endpoint(p[0]), EchoReplicas.endpoint(p[1]),
                 EchoReplicas.endpoint(p[2]), EchoReplicas.endpoint(p[3])));
         group.startNode(0, p[0], null);

@@ -1,6 +1,5 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
 import org.bftws.axis2.node.BftwsNode;
 import org.bftws.axis2.rm.RmBodies;
 import org.bftws.axis2.standalone.NodeServer;
@@ -36,7 +35,7 @@ class ReplicaStartupTest {
 
     @Test
     void aReplicaWhoseOrderingHasNotStartedAsksForARetransmissionInsteadOfExecutingTheRequest() throws Exception {
-        int[] ports = FreePorts.take(8); // four HTTP ports, four channel ports, all distinct
+        int[] ports = NodeServer.freePorts(8); // four HTTP ports, four channel ports, all distinct
         String endpoint = "http://127.0.0.1:" + ports[0] + "/axis2/services/EchoService";
         // Its data directory cannot be opened (a file where the directory should be): the role never starts.
         Files.createDirectories(dir.resolve("data"));
@@ -59,7 +58,7 @@ class ReplicaStartupTest {
      */
     @Test
     void aReplicaThatStopsAnswersTheExchangesItHoldsWithRetryLater() throws Exception {
-        int[] ports = FreePorts.take(8);
+        int[] ports = NodeServer.freePorts(8);
         String endpoint = "http://127.0.0.1:" + ports[0] + "/axis2/services/EchoService";
         NodeServer replica = replica0(ports);
         java.util.concurrent.CompletableFuture<String> answer;

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +28,7 @@ class ReplicatedEchoFigures {
     @Test
     void printRoundTripsThroughTheVoter() throws Exception {
         for (String profile : List.of("none", "wssec")) {
-            int[] p = FreePorts.take(4);
+            int[] p = NodeServer.freePorts(4);
             try (EchoReplicas group = new EchoReplicas(dir.resolve(profile), profile, "clientTimeout=\"5s\"",
                     Arrays.stream(p).mapToObj(EchoReplicas::endpoint).toList())) {
                 for (int i = 0; i < 4; i++) {

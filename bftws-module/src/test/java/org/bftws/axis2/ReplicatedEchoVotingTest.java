@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.axis2.node.BftwsNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,7 +41,7 @@ class ReplicatedEchoVotingTest {
     }
 
     private static int[] ports(int n) throws Exception {
-        return FreePorts.take(n);
+        return NodeServer.freePorts(n);
     }
 
     @Test

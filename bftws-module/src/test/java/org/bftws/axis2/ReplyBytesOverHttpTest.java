@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +29,7 @@ class ReplyBytesOverHttpTest {
 
     @Test
     void aRetransmittedRequestIsAnsweredFromTheCacheWithTheFirstReplysBytesByteForByte() throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         LossyProxy.Plan twice = (index, body) -> body.contains(MARKER) ? LossyProxy.Fate.DUPLICATE
                 : LossyProxy.Fate.PASS;
         try (LossyProxy proxy = new LossyProxy(URI.create("http://127.0.0.1:" + p[3]), twice);

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,7 +32,7 @@ class RequestSizeLimitTest {
 
     @Test
     void aRequestLargerThanOnePbftRequestCarriesIsRefusedWithASenderFaultThatSaysWhy() throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         try (EchoReplicas group = new EchoReplicas(dir, "mac", "", endpoints(p))) {
             group.startNode(0, p[0], null);
             String envelope = "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\">"
@@ -49,7 +49,7 @@ class RequestSizeLimitTest {
 
     @Test
     void aClientSaysAtOnceThatARequestIsTooLargeForTheReplicasAndTheGroupServesItsNextOne() throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         try (EchoReplicas group = new EchoReplicas(dir, "mac", "", endpoints(p))) {
             for (int i = 0; i < 4; i++) {
                 group.startNode(i, p[i], null);

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.axis2.node.BftwsNode;
 import static org.bftws.axis2.RawSequenceRequests.append;
 import static org.bftws.axis2.RawSequenceRequests.manager;
@@ -34,7 +34,7 @@ class SequenceEndOverHttpTest {
 
     @Test
     void aTerminatedSequenceLeavesEveryReplicaAndARequestOnItLaterGetsAFaultAndIsNotExecuted() throws Exception {
-        int[] p = FreePorts.take(4);
+        int[] p = NodeServer.freePorts(4);
         List<String> endpoints = new ArrayList<>();
         for (int port : p) {
             endpoints.add(EchoReplicas.endpoint(port));

@@ -1,6 +1,6 @@
 package org.bftws.axis2;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +33,7 @@ class StatusHttpServerTest {
     void aPlainWsrmNodeServesItsFiguresAsJsonAndToPrometheusAndItsServiceOnOnePort() throws Exception {
         ConfigurationContext context = ConfigurationContextFactory.createConfigurationContextFromFileSystem(
                 TestNodes.repository(dir.resolve("server"), true).toString(), TestNodes.AXIS2_XML.toString());
-        int port = FreePorts.one();
+        int port = NodeServer.freePort();
         // what Axis2's ListenerManager does with <transportReceiver name="http" class="...StatusHttpServer">
         TransportInDescription http = new TransportInDescription("http");
         http.addParameter(new Parameter("port", Integer.toString(port)));

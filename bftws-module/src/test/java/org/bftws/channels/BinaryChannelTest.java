@@ -160,7 +160,7 @@ class BinaryChannelTest {
     }
 
     private static InetSocketAddress freeAddress() throws IOException {
-        return new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.testing.FreePorts.one());
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.axis2.standalone.NodeServer.freePort());
     }
 
     private static void waitUntil(BooleanSupplier condition, String what) {

@@ -1,6 +1,6 @@
 package org.bftws.security;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.axis2.security.SecuredAxis2Node;
 import org.bftws.axis2.security.SecurityRuntime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,7 +42,7 @@ class SequenceOwnershipHttpTest {
 
     @BeforeAll
     static void start() throws Exception {
-        int port = FreePorts.one();
+        int port = NodeServer.freePort();
         deployment = new Deployment(dir, "wssec", port, port + 1, port + 2, port + 3);
         node = SecuredAxis2Node.start(deployment, "replica0", port, dir.resolve("server-repo"));
         clientContext = ConfigurationContextFactory.createConfigurationContextFromFileSystem(

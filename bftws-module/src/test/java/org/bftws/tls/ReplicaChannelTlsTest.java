@@ -138,7 +138,7 @@ class ReplicaChannelTlsTest {
 
     private void addresses(int n) throws IOException {
         for (int i = 0; i < n; i++) {
-            addresses.put(i, new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.testing.FreePorts.one()));
+            addresses.put(i, new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.axis2.standalone.NodeServer.freePort()));
         }
     }
 

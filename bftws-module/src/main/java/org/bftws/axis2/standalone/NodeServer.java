@@ -2,7 +2,6 @@ package org.bftws.axis2.standalone;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 import org.apache.axis2.AxisFault;
@@ -65,38 +64,31 @@ public final class NodeServer implements AutoCloseable {
         return new NodeServer(ctx, server, p, factory.https());
     }
 
+    /** A free loopback port ({@link LoopbackPorts}). */
     public static int freePort() throws IOException {
-        return freePorts(1)[0];
+        return LoopbackPorts.next();
     }
 
-    /**
-     * {@code n} distinct free loopback ports. All probes stay open until every port is found: a port probed and
-     * closed one at a time can come back from the kernel for the next probe, and two nodes would share it.
-     */
-    /**
-     * {@code n} distinct free loopback ports none of which is in {@code taken}: ports already handed to other nodes
-     * are free too until those nodes listen, so a second, separate probe could return one of them.
-     */
-    public static int[] freePortsAvoiding(int n, java.util.Collection<Integer> taken) throws IOException {
-        int[] probed = freePorts(n + taken.size());
-        return java.util.Arrays.stream(probed).filter(p -> !taken.contains(p)).limit(n).toArray();
-    }
-
+    /** {@code n} distinct free loopback ports ({@link LoopbackPorts}: never one handed out before by this JVM). */
     public static int[] freePorts(int n) throws IOException {
-        java.util.List<ServerSocket> probes = new java.util.ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-                probes.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : probes) {
-                s.close();
-            }
+        int[] ports = new int[n];
+        for (int i = 0; i < n; i++) {
+            ports[i] = LoopbackPorts.next();
         }
+        return ports;
+    }
+
+    /** {@code n} distinct free loopback ports none of which is in {@code taken}. */
+    public static int[] freePortsAvoiding(int n, java.util.Collection<Integer> taken) throws IOException {
+        int[] ports = new int[n];
+        for (int i = 0; i < n; i++) {
+            int p = LoopbackPorts.next();
+            while (taken.contains(p)) {
+                p = LoopbackPorts.next();
+            }
+            ports[i] = p;
+        }
+        return ports;
     }
 
     public ConfigurationContext context() {

@@ -1,6 +1,6 @@
 package org.bftws.axis2.handlers;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import org.bftws.axis2.security.SecuredAxis2Node;
 import org.bftws.axis2.security.SecurityRuntime;
 import org.bftws.security.AuthenticatedParty;
@@ -46,7 +46,7 @@ class SecurityHandlerHttpTest {
 
     @BeforeAll
     static void start() throws Exception {
-        int port = FreePorts.one();
+        int port = NodeServer.freePort();
         deployment = new Deployment(dir, "wssec", port, port + 1, port + 2, port + 3);
         other = new Deployment(otherDir, "wssec", port, port + 1, port + 2, port + 3);
         node = SecuredAxis2Node.start(deployment, "replica0", port, dir.resolve("server-repo"));

@@ -1,6 +1,5 @@
 package org.bftws.axis2.ordering;
 
-import org.bftws.testing.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,7 +132,7 @@ final class BftTestGroup implements AutoCloseable {
             throws Exception {
         java.util.List<String> roles = roles(configuration);
         int n = roles.size();
-        int[] ports = FreePorts.take(2 * n); // HTTP, then the binary channels
+        int[] ports = NodeServer.freePorts(2 * n); // HTTP, then the binary channels
         java.util.List<String> names = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
             names.add(roles.get(i).equals("execute") ? "exec" + (i - 4) : "replica" + i);

@@ -1,6 +1,5 @@
 package org.bftws.axis2.ordering;
 
-import org.bftws.testing.FreePorts;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +50,7 @@ final class KvGroup implements AutoCloseable {
 
     /** Starts the four replicas with security {@code profile} and a {@code <protocol>} element. */
     static KvGroup start(Path dir, String profile, String protocol) throws Exception {
-        int[] ports = FreePorts.take(2 * N); // HTTP, then the binary channels
+        int[] ports = NodeServer.freePorts(2 * N); // HTTP, then the binary channels
         StringBuilder x = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n"
                 + "<group service=\"KvService\" endpoint=\"" + GROUP_ENDPOINT + "\" f=\"1\">\n"

@@ -1,6 +1,5 @@
 package org.bftws.axis2.ordering;
 
-import org.bftws.testing.FreePorts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,7 +74,7 @@ final class SharedAgreementTestGroup implements AutoCloseable {
     /** Writes replicas.xml (security {@code profile}, a {@code <protocol>} element), makes keys, starts every node. */
     static SharedAgreementTestGroup start(Path dir, String profile, String protocol) throws Exception {
         int perService = 4 + 3;
-        int[] ports = FreePorts.take(2 * perService * SERVICES.size()); // HTTP, then the binary channels
+        int[] ports = NodeServer.freePorts(2 * perService * SERVICES.size()); // HTTP, then the binary channels
         int half = ports.length / 2;
         List<Engine> engines = new ArrayList<>();
         StringBuilder x = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"

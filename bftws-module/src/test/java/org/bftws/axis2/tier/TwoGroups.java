@@ -1,6 +1,6 @@
 package org.bftws.axis2.tier;
 
-import org.bftws.testing.FreePorts;
+import org.bftws.axis2.standalone.NodeServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +61,7 @@ final class TwoGroups implements AutoCloseable {
     TwoGroups(Path dir, int byzantine, Handler extra, String protocol, boolean tls) throws Exception {
         this.dir = dir;
         this.tls = tls;
-        this.ports = FreePorts.take(16); // HTTP 0..7, binary channels 8..15
+        this.ports = NodeServer.freePorts(16); // HTTP 0..7, binary channels 8..15
         StringBuilder b = new StringBuilder("<replicas xmlns=\"urn:bftws:replicas:1\">\n"
                 + "<keys truststore=\"keys/truststore.p12\" storePassword=\"pw\"/>\n" + (tls ? "<tls/>\n" : ""));
         String scheme = tls ? "https" : "http";

@@ -415,7 +415,7 @@ class FrameTransportTest {
     }
 
     private static InetSocketAddress freeAddress() throws IOException {
-        return new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.testing.FreePorts.one());
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), org.bftws.axis2.standalone.NodeServer.freePort());
     }
 
     private static Socket connect(InetSocketAddress address) throws IOException {

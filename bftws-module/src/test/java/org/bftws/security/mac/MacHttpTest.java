@@ -48,7 +48,7 @@ class MacHttpTest {
 
     @BeforeAll
     static void start() throws Exception {
-        port = org.bftws.testing.FreePorts.one();
+        port = org.bftws.axis2.standalone.NodeServer.freePort();
         group = new KeyedGroup(dir, "mac", "EchoService", port + 1, port, port + 2, port + 3);
         server = context(dir.resolve("server-repo"), "replica1");
         server.getAxisConfiguration().addService(Utils.createSimpleService(new QName("BftControl"),

@@ -1,4 +1,4 @@
-package org.bftws.bench;
+package org.bftws.axis2.standalone;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,7 +10,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-/** Where the tools' node ports come from. */
+/** Where the nodes' ports come from. */
 class LoopbackPortsTest {
 
     @Test

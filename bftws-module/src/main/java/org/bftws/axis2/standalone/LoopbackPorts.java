@@ -1,4 +1,4 @@
-package org.bftws.bench;
+package org.bftws.axis2.standalone;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -6,7 +6,8 @@ import java.net.ServerSocket;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The loopback ports the tools give the nodes they start. A port the kernel gives a probe ({@code new ServerSocket(0)})
+ * The loopback ports {@link NodeServer#freePorts} hands out: to a node told to listen on port 0, to the tools for the
+ * nodes they start, to the tests for theirs. A port the kernel gives a probe ({@code new ServerSocket(0)})
  * comes from its ephemeral range, which also serves every outgoing connection: between the probe and the node's bind,
  * a connection of another process (a group of eight JVMs dialling each other makes many) can take it, and the node
  * cannot listen. These ports come from below that range (Linux's default starts at 32768), where the kernel hands out
@@ -16,9 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * together rarely meet; each port is probed (one another program listens on is skipped) and handed out once per
  * process until the range wraps.
  */
-final class LoopbackPorts {
+public final class LoopbackPorts {
 
-    static final String PROPERTY = "bftws.ports";
+    public static final String PROPERTY = "bftws.ports";
     private static final int[] RANGE = range(System.getProperty(PROPERTY));
     private static final AtomicInteger NEXT = new AtomicInteger(
             (int) Math.floorMod(ProcessHandle.current().pid() * 7919L, (long) (RANGE[1] - RANGE[0] + 1)));
